@@ -1,0 +1,1 @@
+"""Tic-Tac-Toe and Ultimate Tic-Tac-Toe."""
