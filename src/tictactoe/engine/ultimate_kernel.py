@@ -1,0 +1,277 @@
+"""The Ultimate Tic-Tac-Toe kernel: bitboard state, move generation, perft and playouts (Numba).
+
+A state is one int64 array of `STATE_SIZE` slots (layout below). Cells are numbered board-major:
+`cell = board * 9 + position`, both 0..8 row-major from the top-left, so a move's position is also
+the board it sends the opponent to. Everything here is `@njit(cache=True)` and allocation-free in
+its loops; `tictactoe.engine.position` converts to and from `tictactoe.Game`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+# State layout: marks of X on each small board, marks of O, boards won by X / by O, closed boards
+# (won or full), side to move (0 = X, 1 = O), board the side to move is sent to (-1 = free), result
+# (0 playing, 1 X won, 2 O won, 3 draw), empty cells in open boards (= legal moves when free), ply.
+X_MASKS = 0
+O_MASKS = 9
+BIG_X = 18
+BIG_O = 19
+CLOSED = 20
+TURN = 21
+SENT = 22
+RESULT = 23
+OPEN_CELLS = 24
+PLY = 25
+STATE_SIZE = 26
+
+PLAYING = 0
+X_WON = 1
+O_WON = 2
+DRAW = 3
+
+FULL = 511
+
+# The eight lines of a 3×3 board as 9-bit masks (bit = row * 3 + col).
+LINES = np.array([0x007, 0x038, 0x1C0, 0x049, 0x092, 0x124, 0x111, 0x054], dtype=np.int64)
+
+
+def _tables() -> tuple[np.ndarray, ...]:
+    wins = np.zeros(512, dtype=np.uint8)
+    popcount = np.zeros(512, dtype=np.int64)
+    nth_bit = np.zeros((512, 9), dtype=np.int64)
+    threats = np.zeros(512, dtype=np.int64)
+    line_possible = np.zeros(512, dtype=np.uint8)
+    for mask in range(512):
+        wins[mask] = any(mask & line == line for line in LINES)
+        bits = [bit for bit in range(9) if mask >> bit & 1]
+        popcount[mask] = len(bits)
+        for rank, bit in enumerate(bits):
+            nth_bit[mask, rank] = bit
+        # Cells that would complete a line for a player holding `mask` (callers check occupancy).
+        for bit in range(9):
+            if not mask >> bit & 1 and any((mask | 1 << bit) & line == line for line in LINES):
+                threats[mask] |= 1 << bit
+        # `mask` = boards closed against a player: can that player still make a big line?
+        line_possible[mask] = any(line & mask == 0 for line in LINES)
+    return wins, popcount, nth_bit, threats, line_possible
+
+
+WINS, POPCOUNT, NTH_BIT, THREATS, LINE_POSSIBLE = _tables()
+
+
+@njit(cache=True)
+def new_state() -> np.ndarray:
+    """The start position: X to move anywhere."""
+    s = np.zeros(STATE_SIZE, dtype=np.int64)
+    s[SENT] = -1
+    s[OPEN_CELLS] = 81
+    return s
+
+
+@njit(cache=True)
+def play(s: np.ndarray, cell: int) -> None:
+    """Play `cell` (assumed legal) for the side to move, in place."""
+    t = s[TURN]
+    b = cell // 9
+    p = cell - b * 9
+    own = s[X_MASKS + t * 9 + b] | (1 << p)
+    s[X_MASKS + t * 9 + b] = own
+    occupied = own | s[X_MASKS + (1 - t) * 9 + b]
+    s[OPEN_CELLS] -= 1
+    if WINS[own]:
+        big = s[BIG_X + t] | (1 << b)
+        s[BIG_X + t] = big
+        s[CLOSED] |= 1 << b
+        s[OPEN_CELLS] -= 9 - POPCOUNT[occupied]
+        if WINS[big]:
+            s[RESULT] = X_WON + t
+    elif occupied == FULL:
+        s[CLOSED] |= 1 << b
+    if s[RESULT] == PLAYING and s[CLOSED] == FULL:
+        s[RESULT] = DRAW
+    s[SENT] = -1 if (s[CLOSED] >> p) & 1 else p
+    s[TURN] = 1 - t
+    s[PLY] += 1
+
+
+@njit(cache=True)
+def legal_count(s: np.ndarray) -> int:
+    """How many legal moves the side to move has (0 once the game is over)."""
+    if s[RESULT] != PLAYING:
+        return 0
+    b = s[SENT]
+    if b >= 0:
+        return POPCOUNT[FULL & ~(s[X_MASKS + b] | s[O_MASKS + b])]
+    return s[OPEN_CELLS]
+
+
+@njit(cache=True)
+def legal_moves(s: np.ndarray, out: np.ndarray) -> int:
+    """Write the legal cells into `out` in increasing order; return how many."""
+    n = 0
+    if s[RESULT] != PLAYING:
+        return 0
+    sent = s[SENT]
+    closed = s[CLOSED]
+    for b in range(9):
+        if (sent >= 0 and b != sent) or (closed >> b) & 1:
+            continue
+        empty = FULL & ~(s[X_MASKS + b] | s[O_MASKS + b])
+        for k in range(POPCOUNT[empty]):
+            out[n] = b * 9 + NTH_BIT[empty, k]
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def draw_is_certain(s: np.ndarray) -> bool:
+    """Neither side can make a big line any more: the game can only end in a draw."""
+    closed = s[CLOSED]
+    return not LINE_POSSIBLE[closed & ~s[BIG_X]] and not LINE_POSSIBLE[closed & ~s[BIG_O]]
+
+
+@njit(cache=True)
+def perft(s0: np.ndarray, depth: int) -> int:
+    """Number of move sequences of `depth` plies from `s0` (games that end earlier stop there)."""
+    if depth == 0:
+        return 1
+    if depth == 1:
+        return legal_count(s0)
+    stack = np.empty((depth, STATE_SIZE), dtype=np.int64)
+    moves = np.empty((depth, 81), dtype=np.int64)
+    counts = np.zeros(depth, dtype=np.int64)
+    next_index = np.zeros(depth, dtype=np.int64)
+    stack[0, :] = s0
+    counts[0] = legal_moves(stack[0], moves[0])
+    total = 0
+    d = 0
+    while d >= 0:
+        if next_index[d] >= counts[d]:
+            d -= 1
+            continue
+        cell = moves[d, next_index[d]]
+        next_index[d] += 1
+        child = stack[d + 1]
+        child[:] = stack[d]
+        play(child, cell)
+        if d + 2 == depth:
+            total += legal_count(child)  # bulk-count the last ply
+        else:
+            d += 1
+            counts[d] = legal_moves(child, moves[d])
+            next_index[d] = 0
+    return total
+
+
+@njit(cache=True)
+def next_random(rng: np.ndarray) -> int:
+    """xorshift64*: 32 random bits. `rng` is a one-slot uint64 array holding the generator state."""
+    x = rng[0]
+    x ^= x >> np.uint64(12)
+    x ^= x << np.uint64(25)
+    x ^= x >> np.uint64(27)
+    rng[0] = x
+    return int((x * np.uint64(0x2545F4914F6CDD1D)) >> np.uint64(32))
+
+
+@njit(cache=True)
+def random_below(rng: np.ndarray, n: int) -> int:
+    """Uniform integer in [0, n) for small n (multiply-shift, no division)."""
+    return (next_random(rng) * n) >> 32
+
+
+@njit(cache=True)
+def random_move(s: np.ndarray, rng: np.ndarray) -> int:
+    """A uniformly random legal cell (the game must not be over)."""
+    b = s[SENT]
+    if b >= 0:
+        empty = FULL & ~(s[X_MASKS + b] | s[O_MASKS + b])
+        return b * 9 + NTH_BIT[empty, random_below(rng, POPCOUNT[empty])]
+    r = random_below(rng, s[OPEN_CELLS])
+    closed = s[CLOSED]
+    for b in range(9):
+        if (closed >> b) & 1:
+            continue
+        empty = FULL & ~(s[X_MASKS + b] | s[O_MASKS + b])
+        n = POPCOUNT[empty]
+        if r < n:
+            return b * 9 + NTH_BIT[empty, r]
+        r -= n
+    return -1  # unreachable while OPEN_CELLS is right
+
+
+@njit(cache=True)
+def winning_move(s: np.ndarray) -> int:
+    """A legal cell that wins the whole game at once for the side to move, or -1."""
+    t = s[TURN]
+    candidates = THREATS[s[BIG_X + t]] & ~s[CLOSED]  # open boards that would complete a big line
+    sent = s[SENT]
+    if sent >= 0:
+        candidates &= 1 << sent
+    while candidates:
+        b = POPCOUNT[(candidates & -candidates) - 1]
+        candidates &= candidates - 1
+        own = s[X_MASKS + t * 9 + b]
+        hits = THREATS[own] & ~(own | s[X_MASKS + (1 - t) * 9 + b]) & FULL
+        if hits:
+            return b * 9 + NTH_BIT[hits, 0]
+    return -1
+
+
+@njit(cache=True)
+def random_playout(s: np.ndarray, rng: np.ndarray) -> int:
+    """Play uniformly random moves in place until the game ends; return the result."""
+    while s[RESULT] == PLAYING:
+        play(s, random_move(s, rng))
+    return s[RESULT]
+
+
+@njit(cache=True)
+def informed_playout(s: np.ndarray, rng: np.ndarray) -> int:
+    """Play out in place with a cheap policy; return the result (DRAW as soon as it is certain).
+
+    The policy takes a game-winning move whenever there is one and otherwise, when sent to a
+    board it can win, takes that small board; else it moves at random. Both are what a
+    random-playout engine gets most wrong: random playouts let wins slip past and overvalue
+    positions that are lost in one move.
+    """
+    closed_before = s[CLOSED]
+    while s[RESULT] == PLAYING:
+        cell = winning_move(s)
+        if cell < 0:
+            b = s[SENT]
+            if b >= 0:
+                t = s[TURN]
+                own = s[X_MASKS + t * 9 + b]
+                empty = FULL & ~(own | s[X_MASKS + (1 - t) * 9 + b])
+                hits = THREATS[own] & empty
+                if hits and random_below(rng, 4) != 0:
+                    cell = b * 9 + NTH_BIT[hits, random_below(rng, POPCOUNT[hits])]
+                else:
+                    cell = b * 9 + NTH_BIT[empty, random_below(rng, POPCOUNT[empty])]
+            else:
+                cell = random_move(s, rng)
+        play(s, cell)
+        if s[CLOSED] != closed_before:
+            closed_before = s[CLOSED]
+            if s[RESULT] == PLAYING and draw_is_certain(s):
+                return DRAW
+    return s[RESULT]
+
+
+@njit(cache=True)
+def playout_batch(s0: np.ndarray, count: int, seed: int, informed: bool) -> np.ndarray:
+    """Run `count` playouts from `s0`; return how many ended X won / O won / draw (index 1..3)."""
+    tally = np.zeros(4, dtype=np.int64)
+    rng = np.empty(1, dtype=np.uint64)
+    rng[0] = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) | np.uint64(1)
+    s = np.empty(STATE_SIZE, dtype=np.int64)
+    for _ in range(count):
+        s[:] = s0
+        if informed:
+            tally[informed_playout(s, rng)] += 1
+        else:
+            tally[random_playout(s, rng)] += 1
+    return tally
