@@ -23,7 +23,7 @@ SUBCOMMANDS: dict[str, str] = {
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="tictactoe",
-        description="Tic-Tac-Toe and Ultimate Tic-Tac-Toe: the web site, the rules and the computer.",
+        description="Tic-Tac-Toe and Ultimate Tic-Tac-Toe: the site, the rules and the computer.",
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, module_name in SUBCOMMANDS.items():
