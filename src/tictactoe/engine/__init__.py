@@ -1,1 +1,46 @@
-"""The computer player."""
+"""The computer player: `best_move` for every variant and level, on Numba kernels.
+
+Layout: `ultimate_kernel` (bitboards, perft, playouts) and `ultimate_search` (MCTS with a solver)
+for Ultimate; `standard_kernel` (alpha-beta solver) for standard boards; `player` maps levels to
+searches; `position` converts games to kernel states. Importing this package is cheap: Numba is
+loaded on the first call.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tictactoe.rules import Game
+
+LEVELS = ("easy", "medium", "hard", "max")
+
+
+def best_move(game: Game, level: str = "max", think_ms: int = 100, seed: int | None = None) -> str:
+    """The computer's move in `game` at `level` (`easy`, `medium`, `hard` or `max`).
+
+    `max` searches for `think_ms` milliseconds (less only when it has proven the result); the
+    other levels search a fixed amount. The same `seed` gives the same move.
+
+    >>> import tictactoe
+    >>> best_move(tictactoe.Game.from_record("standard", "a1 a2 b1 b2"), seed=1)
+    'c1'
+    """
+    from tictactoe.engine.player import best_move as choose
+
+    return choose(game, level=level, think_ms=think_ms, seed=seed)
+
+
+def warm_up() -> None:
+    """Load (or compile) the kernels now, so a first `best_move` stays within its time budget.
+
+    Worth calling once in each worker process that will serve moves.
+    """
+    import tictactoe
+
+    for game in (
+        tictactoe.new_game("ultimate").play("e5"),
+        tictactoe.new_game("standard", size=3).play("b2"),
+    ):
+        for level in LEVELS:
+            best_move(game, level=level, think_ms=5, seed=0)

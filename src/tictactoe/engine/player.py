@@ -1,0 +1,257 @@
+"""The levels of the computer player, and which search each one runs for each variant.
+
+- `easy`: one look at the board, like a beginner: usually takes a small win it sees, sometimes
+  blocks, often plays somewhere plausible instead. Beatable by anyone paying attention.
+- `medium`: a short search (Ultimate: 300 MCTS iterations with random playouts; standard: two
+  plies), with an occasional careless move.
+- `hard`: a longer search (Ultimate: 3 000 iterations with the solver; standard: four plies).
+- `max`: everything it has for `think_ms` (Ultimate: MCTS with the solver and informed playouts;
+  standard: iterative-deepening alpha-beta that proves the result where it can).
+
+Levels below `max` search a fixed amount, so they play the same on any machine and a seed makes
+their choice repeatable. `max` is bounded by the clock; with a seed it runs a fixed budget sized
+for `think_ms` instead (a clock-bounded search cannot be repeated), stopping at the latest at
+three times `think_ms`.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+import numpy as np
+
+from tictactoe.engine import standard_kernel as sk
+from tictactoe.engine import ultimate_kernel as uk
+from tictactoe.engine import ultimate_search as us
+from tictactoe.engine.position import (
+    standard_cell_name,
+    standard_masks,
+    ultimate_cell_name,
+    ultimate_state,
+)
+from tictactoe.rules import Game
+
+LEVELS = ("easy", "medium", "hard", "max")
+
+# Iterations per millisecond a loaded core manages comfortably; sizes seeded `max` searches.
+ULTIMATE_ITERATIONS_PER_MS = 300
+STANDARD_NODES_PER_MS = 3000
+
+ULTIMATE_ITERATIONS = {"medium": 300, "hard": 3000}
+STANDARD_DEPTH = {"medium": 2, "hard": 4}
+
+
+def best_move(game: Game, level: str = "max", think_ms: int = 100, seed: int | None = None) -> str:
+    started = time.perf_counter()
+    if level not in LEVELS:
+        raise ValueError(f"unknown level {level!r}; the levels are {', '.join(LEVELS)}")
+    if game.is_over:
+        raise ValueError("the game is over: there is no move to make")
+    if think_ms <= 0:
+        raise ValueError("think_ms must be positive")
+    moves = game.legal_moves()
+    if len(moves) == 1:
+        return moves[0]
+    rng = random.Random(seed)
+    deadline = started + think_ms / 1000
+    if game.variant == "ultimate":
+        return _ultimate_move(game, level, think_ms, seed, rng, deadline)
+    return _standard_move(game, level, think_ms, seed, rng, deadline)
+
+
+# -- Ultimate ---------------------------------------------------------------------------------
+
+
+def _ultimate_move(
+    game: Game, level: str, think_ms: int, seed: int | None, rng: random.Random, deadline: float
+) -> str:
+    state = ultimate_state(game)
+    if level == "easy":
+        return ultimate_cell_name(_beginner_ultimate_move(state, rng))
+    search_seed = rng.getrandbits(48)
+    if level == "medium":
+        result = us.search(
+            state,
+            iterations=ULTIMATE_ITERATIONS["medium"],
+            seed=search_seed,
+            informed=False,
+            solver=False,
+            exploration=1.0,
+        )
+        # Now and then a careless move: a random one among those the search tried more than once.
+        if rng.random() < 0.1:
+            tried = [c for c in result.children if c[1] > 1] or result.children
+            return ultimate_cell_name(rng.choice(tried)[0])
+        return ultimate_cell_name(result.cell)
+    if level == "hard":
+        result = us.search(state, iterations=ULTIMATE_ITERATIONS["hard"], seed=search_seed)
+        return ultimate_cell_name(result.cell)
+    if seed is None:
+        result = us.search(state, deadline=deadline, seed=search_seed)
+    else:
+        budget = think_ms * ULTIMATE_ITERATIONS_PER_MS
+        cap = deadline + 2 * think_ms / 1000
+        result = us.search(state, iterations=budget, deadline=cap, seed=search_seed)
+    return ultimate_cell_name(result.cell)
+
+
+def _beginner_ultimate_move(s: np.ndarray, rng: random.Random) -> int:
+    """A plausible move that overlooks things: sees its own small wins more often than the
+    opponent's, and rarely thinks about where it sends the opponent."""
+    cells = np.empty(81, dtype=np.int64)
+    n = uk.legal_moves(s, cells)
+    t = int(s[uk.TURN])
+    best, best_score = int(cells[0]), -1e9
+    for cell in (int(c) for c in cells[:n]):
+        board, spot = divmod(cell, 9)
+        own = int(s[uk.X_MASKS + t * 9 + board])
+        other = int(s[uk.X_MASKS + (1 - t) * 9 + board])
+        score = rng.random() * 2.0
+        if uk.THREATS[own] >> spot & 1 and rng.random() < 0.7:
+            score += 3
+        if uk.THREATS[other] >> spot & 1 and rng.random() < 0.4:
+            score += 2
+        if spot == 4:
+            score += 0.5
+        if not s[uk.CLOSED] >> spot & 1 and rng.random() < 0.3:
+            sent_own = int(s[uk.X_MASKS + (1 - t) * 9 + spot])
+            sent_other = int(s[uk.X_MASKS + t * 9 + spot]) | (1 << spot if spot == board else 0)
+            if uk.THREATS[sent_own] & ~(sent_own | sent_other) & uk.FULL:
+                score -= 2
+        if score > best_score:
+            best, best_score = cell, score
+    return best
+
+
+# -- standard ---------------------------------------------------------------------------------
+
+
+class _Table:
+    """A transposition table per board size, kept between calls and cleared at the start of each
+    (so every call is independent and a seeded one repeatable)."""
+
+    def __init__(self) -> None:
+        n = 1 << sk.TT_BITS
+        self.key = np.full(n, -1, dtype=np.int64)
+        self.value = np.zeros(n, dtype=np.int32)
+        self.depth = np.zeros(n, dtype=np.int16)
+        self.flag = np.zeros(n, dtype=np.int8)
+        self.move = np.zeros(n, dtype=np.int16)
+
+    def arrays(self) -> tuple[np.ndarray, ...]:
+        return self.key, self.value, self.depth, self.flag, self.move
+
+
+_tables: dict[int, _Table] = {}
+
+
+class StandardSearch:
+    """Alpha-beta searches of one standard position, sharing one transposition table."""
+
+    def __init__(self, game: Game) -> None:
+        self.size, self.line = game.size, game.line
+        self.lines, self.order = sk.tables(self.size, self.line)
+        x, o = standard_masks(game)
+        self.me, self.other = (x, o) if game.turn == "x" else (o, x)
+        self.full = (1 << self.size * self.size) - 1
+        self.empties = self.size * self.size - bin(x | o).count("1")
+        self.table = _tables.setdefault(self.size, _Table())
+        self.table.key.fill(-1)
+        self.nodes = 0
+
+    def scores(self, depth: int, node_limit: int = 1 << 40) -> dict[int, int] | None:
+        """Score of every legal move searched `depth` plies deep (WIN - n: a proven win in n
+        plies, -(WIN - n) a proven loss), or None when the node limit ran out first."""
+        stats = np.array([0, node_limit, 0], dtype=np.int64)
+        scores = np.zeros(self.size * self.size, dtype=np.int64)
+        sk.root_scores(
+            self.me,
+            self.other,
+            depth,
+            self.full,
+            self.lines,
+            self.line,
+            self.order,
+            *self.table.arrays(),
+            stats,
+            scores,
+        )
+        self.nodes += int(stats[0])
+        if stats[2]:
+            return None
+        return {cell: int(v) for cell, v in enumerate(scores) if v >= -sk.WIN}
+
+    def deepening(self, deadline: float | None, budget: int | None) -> dict[int, int]:
+        """Deepen until the result is proven, the board is searched to the end, or the clock
+        (`deadline`) or node `budget` runs out; the scores of the deepest search completed."""
+        best = self.scores(1)
+        assert best is not None
+        rate = 2000.0  # nodes per ms, refined as we go
+        for depth in range(2, self.empties + 1):
+            values = best.values()
+            if max(values) > sk.PROVEN or all(abs(v) > sk.PROVEN for v in values):
+                break
+            if budget is not None:
+                limit = budget - self.nodes
+            else:
+                assert deadline is not None
+                limit = int((deadline - time.perf_counter()) * 1000 * rate)
+            if limit <= 0:
+                break
+            before, started = self.nodes, time.perf_counter()
+            scores = self.scores(depth, limit)
+            if scores is None:
+                break
+            rate = max(
+                rate, (self.nodes - before) / max((time.perf_counter() - started) * 1000, 0.01)
+            )
+            best = scores
+        return best
+
+
+def _standard_move(
+    game: Game, level: str, think_ms: int, seed: int | None, rng: random.Random, deadline: float
+) -> str:
+    size = game.size
+    if level == "easy":
+        return standard_cell_name(_beginner_standard_move(game, rng), size)
+    search = StandardSearch(game)
+    if level in STANDARD_DEPTH:
+        scores = search.scores(STANDARD_DEPTH[level])
+        assert scores is not None
+        if level == "medium" and rng.random() < 0.15:
+            return standard_cell_name(rng.choice(sorted(scores)), size)
+        return standard_cell_name(_pick_best(scores, size, game.line, rng), size)
+    if seed is None:
+        scores = search.deepening(deadline, None)
+    else:
+        scores = search.deepening(None, think_ms * STANDARD_NODES_PER_MS)
+    return standard_cell_name(_pick_best(scores, size, game.line, rng), size)
+
+
+def _pick_best(scores: dict[int, int], size: int, line: int, rng: random.Random) -> int:
+    """A best-scoring move; among equals, one on the most lines (a centre or a corner before an
+    edge, as a person would), then at random."""
+    top = max(scores.values())
+    lines, _ = sk.tables(size, line)
+    reach = {cell: sum(1 for m in lines if int(m) >> cell & 1) for cell in scores}
+    best = [cell for cell, v in scores.items() if v == top]
+    most = max(reach[cell] for cell in best)
+    return rng.choice(sorted(cell for cell in best if reach[cell] == most))
+
+
+def _beginner_standard_move(game: Game, rng: random.Random) -> int:
+    """Takes a win it sees most of the time, blocks a threat it notices half the time, else a
+    random cell."""
+    size, line = game.size, game.line
+    lines, _ = sk.tables(size, line)
+    x, o = standard_masks(game)
+    me, other = (x, o) if game.turn == "x" else (o, x)
+    mine, theirs = sk.threats(me, other, lines, line)
+    empty = [c for c in range(size * size) if not (me | other) >> c & 1]
+    if mine and rng.random() < 0.8:
+        return rng.choice([c for c in empty if mine >> c & 1])
+    if theirs and rng.random() < 0.5:
+        return rng.choice([c for c in empty if theirs >> c & 1])
+    return rng.choice(empty)

@@ -1,0 +1,288 @@
+"""Monte Carlo tree search for Ultimate: UCT with an exact solver, run in Numba in short chunks.
+
+The tree lives in flat arrays (children of a node are contiguous). Proven results (a win, loss or
+draw for the player who made a node's move) propagate up the tree the MCTS-Solver way, so forced
+wins are played at once and lost moves are never chosen while a move that does not lose exists.
+Python drives the search in chunks of iterations and watches the clock between them, because
+Numba code cannot read a clock; a chunk lasts about a millisecond.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from tictactoe.engine.ultimate_kernel import (
+    BIG_X,
+    DRAW,
+    PLAYING,
+    RESULT,
+    STATE_SIZE,
+    TURN,
+    WINS,
+    X_MASKS,
+    X_WON,
+    draw_is_certain,
+    informed_playout,
+    legal_moves,
+    play,
+    random_below,
+    random_playout,
+)
+
+# Proven results, from the point of view of the player who made the node's move.
+UNKNOWN = 0
+WIN = 1
+LOSS = 2
+PROVEN_DRAW = 3
+
+MAX_NODES = 6_000_000
+
+
+@njit(cache=True)
+def _settle(proven: np.ndarray, first_child: np.ndarray, child_count: np.ndarray, node: int) -> int:
+    """What `node` is worth once a child of it got proven: a proven result, or UNKNOWN."""
+    start = first_child[node]
+    best = LOSS  # best result among the children, for the side to move at `node`
+    for c in range(start, start + child_count[node]):
+        pc = proven[c]
+        if pc == WIN:
+            return LOSS
+        if pc == UNKNOWN:
+            return UNKNOWN
+        if pc == PROVEN_DRAW:
+            best = PROVEN_DRAW
+    if best == PROVEN_DRAW:
+        return PROVEN_DRAW
+    return WIN
+
+
+@njit(cache=True)
+def run_iterations(
+    root: np.ndarray,
+    first_child: np.ndarray,
+    child_count: np.ndarray,
+    move: np.ndarray,
+    visits: np.ndarray,
+    value: np.ndarray,
+    proven: np.ndarray,
+    used: np.ndarray,
+    rng: np.ndarray,
+    iterations: int,
+    exploration: float,
+    informed: bool,
+    solver: bool,
+) -> int:
+    """Run up to `iterations` MCTS iterations on the tree; stop early once the root is proven.
+
+    Returns the number of iterations run. `used[0]` is the number of nodes in use; node 0 is the
+    root. A full tree stops growing and keeps refining the statistics of the nodes it has.
+    """
+    capacity = visits.shape[0]
+    s = np.empty(STATE_SIZE, dtype=np.int64)
+    path = np.empty(128, dtype=np.int64)
+    buffer = np.empty(81, dtype=np.int64)
+    done = 0
+    while done < iterations and proven[0] == UNKNOWN:
+        done += 1
+        s[:] = root
+        node = 0
+        depth = 0
+        path[0] = 0
+        while proven[node] == UNKNOWN:
+            if child_count[node] == 0:
+                if node != 0 and visits[node] == 0:
+                    break  # first visit: estimate this node by a playout
+                n = legal_moves(s, buffer)
+                if used[0] + n > capacity:
+                    break
+                start = used[0]
+                used[0] += n
+                # Shuffle so that ties and unvisited children are tried in a random order.
+                for i in range(n - 1, 0, -1):
+                    j = random_below(rng, i + 1)
+                    buffer[i], buffer[j] = buffer[j], buffer[i]
+                t = s[TURN]
+                big = s[BIG_X + t]
+                wins_now = False
+                for i in range(n):
+                    c = start + i
+                    cell = buffer[i]
+                    move[c] = cell
+                    visits[c] = 0
+                    value[c] = 0.0
+                    child_count[c] = 0
+                    proven[c] = UNKNOWN
+                    if solver:
+                        b = cell // 9
+                        own = s[X_MASKS + t * 9 + b] | (1 << (cell - b * 9))
+                        if WINS[own] and WINS[big | (1 << b)]:
+                            proven[c] = WIN
+                            wins_now = True
+                first_child[node] = start
+                child_count[node] = n
+                if wins_now:
+                    proven[node] = LOSS
+                    break
+            # Select the child with the best upper confidence bound.
+            start = first_child[node]
+            log_n = np.log(max(visits[node], 1))
+            best = -1
+            best_score = -1.0
+            for c in range(start, start + child_count[node]):
+                if proven[c] == LOSS:
+                    continue
+                vc = visits[c]
+                if vc == 0:
+                    best = c
+                    break
+                score = value[c] / vc + exploration * np.sqrt(log_n / vc)
+                if score > best_score:
+                    best_score = score
+                    best = c
+            if best < 0:
+                break
+            play(s, move[best])
+            node = best
+            depth += 1
+            path[depth] = node
+            if s[RESULT] != PLAYING:
+                proven[node] = PROVEN_DRAW if s[RESULT] == DRAW else WIN
+            elif solver and draw_is_certain(s):
+                proven[node] = PROVEN_DRAW
+        # Reward for the player who made the move into `node`.
+        pn = proven[node]
+        if pn == WIN:
+            reward = 1.0
+        elif pn == LOSS:
+            reward = 0.0
+        elif pn == PROVEN_DRAW:
+            reward = 0.5
+        else:
+            mover = 1 - s[TURN]
+            result = informed_playout(s, rng) if informed else random_playout(s, rng)
+            if result == DRAW:
+                reward = 0.5
+            elif result - X_WON == mover:
+                reward = 1.0
+            else:
+                reward = 0.0
+        for d in range(depth, -1, -1):
+            n_ = path[d]
+            visits[n_] += 1
+            value[n_] += reward
+            reward = 1.0 - reward
+        if solver and pn != UNKNOWN:
+            for d in range(depth - 1, -1, -1):
+                settled = _settle(proven, first_child, child_count, path[d])
+                if settled == UNKNOWN:
+                    break
+                proven[path[d]] = settled
+    return done
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """The chosen cell and what the search knows about the root's children."""
+
+    cell: int
+    iterations: int
+    value: float  # expected score of the chosen move for the side to move, 0..1
+    proven: int  # UNKNOWN, WIN, LOSS or PROVEN_DRAW for the chosen move
+    children: list[tuple[int, int, float, int]]  # (cell, visits, mean score, proven)
+
+
+def search(
+    root: np.ndarray,
+    *,
+    iterations: int | None = None,
+    deadline: float | None = None,
+    seed: int = 0,
+    exploration: float = 0.7,
+    informed: bool = True,
+    solver: bool = True,
+) -> SearchResult:
+    """Search from `root` for `iterations`, or until `deadline` (a `time.perf_counter()` value).
+
+    With both given, whichever comes first ends the search. The game must not be over.
+    """
+    if iterations is None and deadline is None:
+        raise ValueError("give an iteration budget, a deadline or both")
+    if root[RESULT] != PLAYING:
+        raise ValueError("the game is over")
+    if iterations is not None:
+        capacity = min(iterations * 12 + 100, MAX_NODES)
+    else:
+        assert deadline is not None
+        seconds = max(deadline - time.perf_counter(), 0.001)
+        capacity = min(int(seconds * 3_000_000) + 1000, MAX_NODES)
+    first_child = np.empty(capacity, dtype=np.int32)
+    child_count = np.empty(capacity, dtype=np.int32)
+    move = np.empty(capacity, dtype=np.int16)
+    visits = np.empty(capacity, dtype=np.int32)
+    value = np.empty(capacity, dtype=np.float32)
+    proven = np.empty(capacity, dtype=np.int8)
+    first_child[0] = child_count[0] = visits[0] = proven[0] = 0
+    value[0] = 0.0
+    used = np.ones(1, dtype=np.int64)
+    rng = np.empty(1, dtype=np.uint64)
+    rng[0] = np.uint64((seed * 0x9E3779B97F4A7C15 & 0xFFFFFFFFFFFFFFFF) | 1)
+    args = (first_child, child_count, move, visits, value, proven, used, rng)
+
+    total = 0
+    if deadline is None:
+        assert iterations is not None
+        total = run_iterations(root, *args, iterations, exploration, informed, solver)
+    else:
+        chunk = 32
+        while proven[0] == UNKNOWN:
+            if iterations is not None:
+                chunk = min(chunk, iterations - total)
+                if chunk <= 0:
+                    break
+            started = time.perf_counter()
+            if started >= deadline:
+                break
+            total += run_iterations(root, *args, chunk, exploration, informed, solver)
+            took = time.perf_counter() - started
+            # Aim for chunks of about a millisecond, and never run one past the deadline.
+            rate = chunk / max(took, 1e-6)
+            left = deadline - time.perf_counter()
+            chunk = int(max(1, min(rate * 0.001, rate * left * 0.8)))
+    return _result(first_child, child_count, move, visits, value, proven, total)
+
+
+def _result(
+    first_child: np.ndarray,
+    child_count: np.ndarray,
+    move: np.ndarray,
+    visits: np.ndarray,
+    value: np.ndarray,
+    proven: np.ndarray,
+    total: int,
+) -> SearchResult:
+    start = int(first_child[0])
+    children = [
+        (
+            int(move[c]),
+            int(visits[c]),
+            float(value[c] / visits[c]) if visits[c] else 0.5,
+            int(proven[c]),
+        )
+        for c in range(start, start + int(child_count[0]))
+    ]
+
+    # A proven win first; then the most visited move that is not a proven loss (a proven draw
+    # counts as a half point); if every move loses, the one the search resisted longest with.
+    def preference(child: tuple[int, int, float, int]) -> tuple[int, int, float]:
+        _, n, mean, state = child
+        rank = {WIN: 3, UNKNOWN: 1, PROVEN_DRAW: 1, LOSS: 0}[state]
+        return (rank, n, mean)
+
+    best = max(children, key=preference)
+    return SearchResult(
+        cell=best[0], iterations=total, value=best[2], proven=best[3], children=children
+    )
