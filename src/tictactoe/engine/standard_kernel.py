@@ -77,10 +77,8 @@ def perft(me: int, other: int, depth: int, full: int, lines: np.ndarray) -> int:
         bit = bits & -bits
         bits ^= bit
         mine = me | bit
-        if has_line(mine, lines) or mine | other == full:
-            total += 1
-        else:
-            total += perft(other, mine, depth - 1, full, lines)
+        if not has_line(mine, lines) and mine | other != full:
+            total += perft(other, mine, depth - 1, full, lines)  # a game over early counts 0
     return total
 
 
