@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 import time
 from types import TracebackType
-from typing import IO
+from typing import IO, Any
 
 
 class Progress:
@@ -24,8 +24,8 @@ class Progress:
         self.total = total
         self.done = 0
         self.stream = stream
-        self._bar = None
-        self._task = None
+        self._bar: Any = None  # rich.progress.Progress, imported only on a terminal
+        self._task: Any = None
         self._last_line = 0.0
 
     def __enter__(self) -> Progress:
