@@ -1,0 +1,296 @@
+"""The JSON API of CONTRACT.md: create a table, take a seat, read it, move, resign, rematch, claim.
+
+Handlers only translate HTTP to `Table` commands: the table decides, and `Refused` becomes
+`{"status", "reason"?, "message"}` with its status.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import JSONResponse, Response
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import BaseModel, ConfigDict, Field
+
+from tictactoe.server.identity import client_hash, hash_secret, new_secret, tables_of
+from tictactoe.server.table import (
+    AskRematch,
+    ClaimWin,
+    Command,
+    PlayMove,
+    Refused,
+    Resign,
+    Table,
+    TakeSeat,
+)
+from tictactoe.server.tables import TableOptions
+
+router = APIRouter(prefix="/api", tags=["tables"])
+bearer = HTTPBearer(auto_error=False, description="The seat token from creating or joining")
+BearerToken = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
+
+# -- the bodies, as documented at /docs ---------------------------------------------------------
+
+
+class CreateTable(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    variant: Literal["standard", "ultimate"]
+    size: int | None = Field(None, description="standard: 3, 4 or 5 (default 3)")
+    line: int | None = Field(None, description="standard: marks in a row that win, 3..size")
+    first: Literal["me", "friend", "random"] = Field(
+        "me", description="who plays X (X always moves first)"
+    )
+    opponent: Literal["friend", "computer"] = "friend"
+    level: Literal["easy", "medium", "hard", "max"] | None = Field(
+        None, description="the computer's level (default medium)"
+    )
+
+
+class CreatedTable(BaseModel):
+    id: str
+    url: str = Field(description="the link to share")
+    seat: Literal["x", "o"]
+    token: str = Field(description="the seat token: `Authorization: Bearer <token>`")
+
+
+class GrantedSeat(BaseModel):
+    seat: Literal["x", "o"]
+    token: str
+
+
+class MoveBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    move: str = Field(max_length=8, examples=["e5"])
+    version: int | None = Field(None, description="the version the move was chosen at")
+
+
+class SeatView(BaseModel):
+    taken: bool
+    connected: bool
+    computer: bool
+    disconnected_since: float | None = None
+
+
+class Score(BaseModel):
+    x: int
+    o: int
+    draws: int
+
+
+class Rematch(BaseModel):
+    x: bool
+    o: bool
+
+
+class TableView(BaseModel):
+    id: str
+    url: str
+    variant: Literal["standard", "ultimate"]
+    size: int
+    line: int
+    opponent: Literal["friend", "computer"]
+    level: str | None
+    game: int = Field(description="the game number at this table, 1 and up after rematches")
+    record: str
+    moves: list[str]
+    last_move: str | None
+    position: str
+    turn: Literal["x", "o"]
+    result: Literal["x", "o", "draw"] | None
+    legal_moves: list[str]
+    boards: list[Literal["x", "o", "draw"] | None] | None
+    sent_to: int | None
+    sends_to: dict[str, int | None] | None
+    winning_lines: list[list[str]]
+    ended_by: Literal["line", "draw", "resign", "abandon"] | None
+    version: int
+    seats: dict[Literal["x", "o"], SeatView]
+    rematch: Rematch
+    score: Score
+    can_claim_win: bool | None = None
+
+
+class ErrorBody(BaseModel):
+    status: int
+    message: str
+    reason: str | None = Field(None, description="for an illegal move: the rule it breaks")
+    table: TableView | None = Field(None, description="for a stale version: the table now")
+
+
+def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    return {status: {"model": ErrorBody} for status in statuses}
+
+
+# -- handlers --------------------------------------------------------------------------------------
+
+
+def refusal_response(refused: Refused) -> JSONResponse:
+    body: dict[str, Any] = {"status": refused.status, "message": refused.message}
+    if refused.reason is not None:
+        body["reason"] = refused.reason
+    if refused.table is not None:
+        body["table"] = refused.table
+    headers = {"WWW-Authenticate": "Bearer"} if refused.status == 401 else None
+    return JSONResponse(body, status_code=refused.status, headers=headers)
+
+
+def _table_response(table: Table, request: Request) -> Response:
+    # Encoded by hand: the view is already plain JSON data, and validation would double the cost.
+    body = json.dumps(table.view(str(request.base_url)), separators=(",", ":"))
+    return Response(body, media_type="application/json")
+
+
+async def _find(request: Request, table_id: str) -> Table:
+    tables = tables_of(request)
+    tables.remember_base_url(str(request.base_url))
+    table = await tables.get(table_id)
+    if table is None:
+        raise Refused(404, f"there is no table {table_id!r}")
+    return table
+
+
+async def _person(
+    table: Table, request: Request, credentials: HTTPAuthorizationCredentials | None
+) -> str:
+    """The seat token's person at this table: 401 without a valid token, 403 for another table's."""
+    if credentials is None:
+        raise Refused(401, "an Authorization: Bearer <seat token> header is needed")
+    token_hash = hash_secret(credentials.credentials)
+    if table.mark_of(token_hash) is not None:
+        return token_hash
+    if await tables_of(request).storage.find_table_by_token_hash(token_hash) is not None:
+        raise Refused(403, "that seat token is for another table")
+    raise Refused(401, "that seat token is not valid")
+
+
+async def _act(
+    request: Request,
+    table_id: str,
+    credentials: HTTPAuthorizationCredentials | None,
+    command: Command,
+) -> Response:
+    table = await _find(request, table_id)
+    person = await _person(table, request, credentials)
+    await table.apply(command, person)
+    return _table_response(table, request)
+
+
+@router.post(
+    "/tables",
+    status_code=201,
+    response_model=CreatedTable,
+    responses=_errors(422),
+    summary="Create a table",
+)
+async def create_table(body: CreateTable, request: Request) -> CreatedTable:
+    """Creates a table and seats the caller (also bound to their browser cookie)."""
+    tables = tables_of(request)
+    tables.remember_base_url(str(request.base_url))
+    options = TableOptions(
+        variant=body.variant,
+        size=body.size,
+        line=body.line,
+        first=body.first,
+        opponent=body.opponent,
+        level=body.level,
+    )
+    table, mark, token = await tables.create(options, client_hash(request))
+    return CreatedTable(
+        id=table.id, url=table.view(str(request.base_url))["url"], seat=mark, token=token
+    )
+
+
+@router.post(
+    "/tables/{table_id}/seats",
+    response_model=GrantedSeat,
+    responses=_errors(404, 409),
+    summary="Take the free seat",
+)
+async def take_seat(table_id: str, request: Request) -> GrantedSeat:
+    """Seats the caller in the free seat; `409` when both are taken (anyone may still watch)."""
+    table = await _find(request, table_id)
+    client = client_hash(request)
+    held = table.mark_of(table.person_of_client(client))
+    if held is not None:
+        raise Refused(409, f"you already sit at this table as {held.upper()}")
+    token = new_secret()
+    events = await table.apply(TakeSeat(hash_secret(token), client), None)
+    mark = events[0].mark
+    assert mark is not None
+    return GrantedSeat(seat=mark, token=token)
+
+
+@router.get(
+    "/tables/{table_id}",
+    response_model=TableView,
+    responses=_errors(404),
+    summary="Read a table",
+)
+async def read_table(table_id: str, request: Request) -> Response:
+    return _table_response(await _find(request, table_id), request)
+
+
+@router.post(
+    "/tables/{table_id}/moves",
+    response_model=TableView,
+    responses=_errors(401, 403, 404, 409, 422),
+    summary="Play a move",
+)
+async def play_move(
+    table_id: str,
+    body: MoveBody,
+    request: Request,
+    credentials: BearerToken,
+) -> Response:
+    """Plays `move` for the token's seat. `401` no or bad token, `403` not your turn or not your
+    table, `409` stale `version`, `422` illegal move (with its `reason`). Nothing changes on an
+    error."""
+    return await _act(request, table_id, credentials, PlayMove(body.move, body.version))
+
+
+@router.post(
+    "/tables/{table_id}/resign",
+    response_model=TableView,
+    responses=_errors(401, 403, 404, 409),
+    summary="Resign",
+)
+async def resign(
+    table_id: str,
+    request: Request,
+    credentials: BearerToken,
+) -> Response:
+    """Ends the game: the opponent wins."""
+    return await _act(request, table_id, credentials, Resign())
+
+
+@router.post(
+    "/tables/{table_id}/rematch",
+    response_model=TableView,
+    responses=_errors(401, 403, 404, 409),
+    summary="Ask for a rematch",
+)
+async def rematch(
+    table_id: str,
+    request: Request,
+    credentials: BearerToken,
+) -> Response:
+    """Once both players asked (the computer always agrees), the next game starts with the
+    marks swapped: whoever was O moves first as X. The score carries over."""
+    return await _act(request, table_id, credentials, AskRematch())
+
+
+@router.post(
+    "/tables/{table_id}/claim",
+    response_model=TableView,
+    responses=_errors(401, 403, 404, 409),
+    summary="Claim the win",
+)
+async def claim(
+    table_id: str,
+    request: Request,
+    credentials: BearerToken,
+) -> Response:
+    """Wins the game when the opponent has been disconnected on their turn long enough."""
+    return await _act(request, table_id, credentials, ClaimWin())

@@ -1,0 +1,117 @@
+"""`create_app(settings)`: the FastAPI application with its storage, pub/sub, tables and routes."""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
+
+from tictactoe.server import api, websocket
+from tictactoe.server.computer import ComputerPlayer
+from tictactoe.server.connections import Hub
+from tictactoe.server.identity import ClientCookieMiddleware
+from tictactoe.server.pubsub import open_pubsub
+from tictactoe.server.settings import Settings
+from tictactoe.server.storage import open_storage
+from tictactoe.server.table import Refused
+from tictactoe.server.tables import Tables
+
+log = logging.getLogger(__name__)
+STATIC_DIR = Path(__file__).resolve().parent / "static"
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """The web site. Storage and pub/sub open at start-up (migrating the database) and close at
+    shutdown: run it under uvicorn, or in tests inside the ASGI lifespan."""
+    settings = settings or Settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        storage = open_storage(settings.database_url)
+        pubsub = open_pubsub(settings.redis_url)
+        await storage.start()
+        await pubsub.start()
+        computer = ComputerPlayer(settings.computer_workers, settings.computer_think_ms)
+        app.state.settings = settings
+        app.state.tables = Tables(storage, pubsub, settings, computer)
+        app.state.hub = Hub(pubsub)
+        try:
+            yield
+        finally:
+            await app.state.tables.close()
+            computer.close()
+            await pubsub.close()
+            await storage.close()
+
+    app = FastAPI(
+        title="Tic-Tac-Toe tables",
+        version=_version(),
+        description="Play Tic-Tac-Toe and Ultimate Tic-Tac-Toe with a friend by link.",
+        lifespan=lifespan,
+    )
+    app.add_middleware(ClientCookieMiddleware)
+    app.add_exception_handler(Refused, _refused)
+    app.add_exception_handler(RequestValidationError, _invalid_request)
+    app.include_router(api.router)
+    app.include_router(websocket.router)
+    _include_pages(app)
+    return app
+
+
+def _include_pages(app: FastAPI) -> None:
+    """The frontend's pages and static files, when that part is installed."""
+    try:
+        pages = importlib.import_module("tictactoe.server.pages")
+    except ModuleNotFoundError as error:
+        if error.name != "tictactoe.server.pages":
+            raise
+        log.warning("tictactoe.server.pages is missing: serving the API only")
+    else:
+        app.include_router(pages.router)
+    if STATIC_DIR.is_dir():
+        app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+
+
+def _version() -> str:
+    from tictactoe import __version__
+
+    return __version__
+
+
+async def _refused(request: Request, error: Exception) -> JSONResponse:
+    assert isinstance(error, Refused)
+    return api.refusal_response(error)
+
+
+async def _invalid_request(request: Request, error: Exception) -> JSONResponse:
+    """Malformed bodies: 400 for what is not JSON at all, 422 for JSON of the wrong shape, each
+    with a message a person can act on."""
+    assert isinstance(error, RequestValidationError)
+    errors: list[dict[str, Any]] = [dict(e) for e in error.errors()]
+    if any(e.get("type") == "json_invalid" for e in errors):
+        return JSONResponse(
+            {"status": 400, "message": "the request body is not valid JSON"}, status_code=400
+        )
+    parts = []
+    for e in errors:
+        where = ".".join(str(p) for p in e.get("loc", ()) if p != "body") or "body"
+        parts.append(f"{where}: {e.get('msg', 'invalid')}")
+    return JSONResponse(
+        {"status": 422, "message": "; ".join(parts), "detail": _plain(errors)}, status_code=422
+    )
+
+
+def _plain(errors: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    # Pydantic's error contexts may hold exceptions; keep what JSON can carry.
+    return [
+        {key: value for key, value in e.items() if key in ("type", "loc", "msg", "input")}
+        for e in errors
+    ]

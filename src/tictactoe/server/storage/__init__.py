@@ -1,0 +1,112 @@
+"""Storage of tables: one small interface, `Storage`, with an SQL and an in-memory implementation.
+
+The record types here are plain data: storage knows nothing of the rules, the server or sockets.
+A save carries the version the caller read; the store itself (a database transaction) decides
+whether that is still the latest, so several processes sharing one database stay correct.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+
+class StaleVersionError(Exception):
+    """The table changed since the caller read it: nothing was written."""
+
+
+class DuplicateTableError(Exception):
+    """A table with that id exists already."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRecord:
+    """Who holds a mark: hashes of the seat token and of the browser's cookie, or the computer."""
+
+    token_hash: str | None = None
+    client_hash: str | None = None
+    computer: bool = False
+
+    @property
+    def taken(self) -> bool:
+        return self.computer or self.token_hash is not None
+
+
+@dataclass(frozen=True, slots=True)
+class TableRecord:
+    """Everything stored about a table; `moves` are those of the current game (`game_number`)."""
+
+    id: str
+    variant: str
+    size: int
+    line: int
+    opponent: str
+    level: str | None
+    game_number: int
+    moves: tuple[str, ...]
+    result: str | None
+    ended_by: str | None
+    version: int
+    x: SeatRecord
+    o: SeatRecord
+    score_x: int
+    score_o: int
+    draws: int
+    rematch_x: bool
+    rematch_o: bool
+    created_at: float
+    updated_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRecord:
+    """One move in the log of all games played at a table."""
+
+    table_id: str
+    game_number: int
+    ply: int
+    move: str
+    played_at: float
+
+
+class Storage(Protocol):
+    """Where tables live. Implementations: `SQLStorage` (SQLite, PostgreSQL), `MemoryStorage`."""
+
+    async def start(self) -> None:
+        """Connects and brings the schema up to date."""
+
+    async def close(self) -> None:
+        """Releases connections."""
+
+    async def create(self, table: TableRecord) -> None:
+        """Stores a new table; `DuplicateTableError` if its id is taken."""
+
+    async def load(self, table_id: str) -> TableRecord | None:
+        """The table, or None if there is no such table."""
+
+    async def save(
+        self, table: TableRecord, expected_version: int, move: MoveRecord | None = None
+    ) -> None:
+        """Replaces the table (and logs `move`) in one transaction, only if the stored version is
+        still `expected_version`; otherwise raises `StaleVersionError` and writes nothing."""
+
+    async def find_table_by_token_hash(self, token_hash: str) -> str | None:
+        """The id of the table whose seat has this token hash, if any."""
+
+    async def moves(self, table_id: str) -> list[MoveRecord]:
+        """Every move logged at the table, in the order played."""
+
+
+def open_storage(database_url: str) -> Storage:
+    """The storage for a database URL: `memory://`, `sqlite:///path`, `postgresql://...`.
+
+    >>> type(open_storage("memory://")).__name__
+    'MemoryStorage'
+    """
+    if database_url.startswith("memory:"):
+        from tictactoe.server.storage.memory import MemoryStorage
+
+        return MemoryStorage()
+    from tictactoe.server.storage.sql import SQLStorage
+
+    return SQLStorage(database_url)

@@ -1,0 +1,57 @@
+"""Tables kept in a dict: the storage for tests and for trying things out; lost on exit."""
+
+from __future__ import annotations
+
+from tictactoe.server.storage import (
+    DuplicateTableError,
+    MoveRecord,
+    StaleVersionError,
+    TableRecord,
+)
+
+
+class MemoryStorage:
+    """`Storage` in process memory. Every method completes without awaiting, hence atomically."""
+
+    def __init__(self) -> None:
+        self._tables: dict[str, TableRecord] = {}
+        self._moves: dict[str, list[MoveRecord]] = {}
+
+    async def start(self) -> None:
+        pass
+
+    async def close(self) -> None:
+        pass
+
+    async def create(self, table: TableRecord) -> None:
+        if table.id in self._tables:
+            raise DuplicateTableError(table.id)
+        self._tables[table.id] = table
+        self._moves[table.id] = []
+
+    async def load(self, table_id: str) -> TableRecord | None:
+        return self._tables.get(table_id)
+
+    async def save(
+        self, table: TableRecord, expected_version: int, move: MoveRecord | None = None
+    ) -> None:
+        stored = self._tables.get(table.id)
+        if stored is None or stored.version != expected_version:
+            raise StaleVersionError(table.id)
+        log = self._moves[table.id]
+        if move is not None and any(
+            (m.game_number, m.ply) == (move.game_number, move.ply) for m in log
+        ):
+            raise StaleVersionError(table.id)
+        self._tables[table.id] = table
+        if move is not None:
+            log.append(move)
+
+    async def find_table_by_token_hash(self, token_hash: str) -> str | None:
+        for table in self._tables.values():
+            if token_hash in (table.x.token_hash, table.o.token_hash):
+                return table.id
+        return None
+
+    async def moves(self, table_id: str) -> list[MoveRecord]:
+        return list(self._moves.get(table_id, []))

@@ -1,0 +1,48 @@
+"""The SQL schema of tables and moves (SQLAlchemy Core); Alembic migrations create it."""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+metadata = sa.MetaData()
+
+tables = sa.Table(
+    "tables",
+    metadata,
+    sa.Column("id", sa.String(64), primary_key=True),
+    sa.Column("variant", sa.String(16), nullable=False),
+    sa.Column("size", sa.Integer, nullable=False),
+    sa.Column("line", sa.Integer, nullable=False),
+    sa.Column("opponent", sa.String(16), nullable=False),
+    sa.Column("level", sa.String(16), nullable=True),
+    sa.Column("game_number", sa.Integer, nullable=False),
+    # The current game's record ("e5 e4 ..."): a table loads with one row read.
+    sa.Column("record", sa.Text, nullable=False),
+    sa.Column("result", sa.String(8), nullable=True),
+    sa.Column("ended_by", sa.String(16), nullable=True),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("x_token_hash", sa.String(64), nullable=True, index=True),
+    sa.Column("x_client_hash", sa.String(64), nullable=True),
+    sa.Column("x_computer", sa.Boolean, nullable=False),
+    sa.Column("o_token_hash", sa.String(64), nullable=True, index=True),
+    sa.Column("o_client_hash", sa.String(64), nullable=True),
+    sa.Column("o_computer", sa.Boolean, nullable=False),
+    sa.Column("score_x", sa.Integer, nullable=False),
+    sa.Column("score_o", sa.Integer, nullable=False),
+    sa.Column("draws", sa.Integer, nullable=False),
+    sa.Column("rematch_x", sa.Boolean, nullable=False),
+    sa.Column("rematch_o", sa.Boolean, nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("updated_at", sa.Float, nullable=False),
+)
+
+moves = sa.Table(
+    "moves",
+    metadata,
+    sa.Column("table_id", sa.String(64), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("game_number", sa.Integer, primary_key=True),
+    # The primary key makes a second move at the same ply impossible, whatever the caller does.
+    sa.Column("ply", sa.Integer, primary_key=True),
+    sa.Column("move", sa.String(4), nullable=False),
+    sa.Column("played_at", sa.Float, nullable=False),
+)

@@ -1,0 +1,196 @@
+"""Tables in an SQL database through SQLAlchemy 2 (async): SQLite now, PostgreSQL the same way.
+
+Each save is one short transaction: `UPDATE tables ... WHERE id = ? AND version = ?` and the move
+insert; zero rows updated means another writer got there first, and the transaction rolls back.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy import event
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+from tictactoe.server.storage import (
+    DuplicateTableError,
+    MoveRecord,
+    SeatRecord,
+    StaleVersionError,
+    TableRecord,
+)
+from tictactoe.server.storage.migrate import upgrade_to_head
+from tictactoe.server.storage.schema import moves, tables
+
+
+def async_database_url(database_url: str) -> str:
+    """The SQLAlchemy async-driver URL for a plain database URL.
+
+    >>> async_database_url("sqlite:///data/t.db")
+    'sqlite+aiosqlite:///data/t.db'
+    >>> async_database_url("postgresql://me@db:5432/ttt")
+    'postgresql+asyncpg://me@db:5432/ttt'
+    """
+    url = make_url(database_url)
+    driver = {"sqlite": "sqlite+aiosqlite", "postgresql": "postgresql+asyncpg"}.get(
+        url.drivername, url.drivername
+    )
+    return url.set(drivername=driver).render_as_string(hide_password=False)
+
+
+def _set_sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    # WAL: readers never block the writer, and a committed move survives the process being
+    # killed; synchronous=NORMAL is durable against process death (not power loss) and keeps
+    # each commit cheap. busy_timeout: wait for another process's write instead of failing.
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+def _row_values(table: TableRecord) -> dict[str, Any]:
+    return {
+        "variant": table.variant,
+        "size": table.size,
+        "line": table.line,
+        "opponent": table.opponent,
+        "level": table.level,
+        "game_number": table.game_number,
+        "record": " ".join(table.moves),
+        "result": table.result,
+        "ended_by": table.ended_by,
+        "version": table.version,
+        "x_token_hash": table.x.token_hash,
+        "x_client_hash": table.x.client_hash,
+        "x_computer": table.x.computer,
+        "o_token_hash": table.o.token_hash,
+        "o_client_hash": table.o.client_hash,
+        "o_computer": table.o.computer,
+        "score_x": table.score_x,
+        "score_o": table.score_o,
+        "draws": table.draws,
+        "rematch_x": table.rematch_x,
+        "rematch_o": table.rematch_o,
+        "created_at": table.created_at,
+        "updated_at": table.updated_at,
+    }
+
+
+def _record_from_row(row: Any) -> TableRecord:
+    return TableRecord(
+        id=row.id,
+        variant=row.variant,
+        size=row.size,
+        line=row.line,
+        opponent=row.opponent,
+        level=row.level,
+        game_number=row.game_number,
+        moves=tuple(row.record.split()),
+        result=row.result,
+        ended_by=row.ended_by,
+        version=row.version,
+        x=SeatRecord(row.x_token_hash, row.x_client_hash, bool(row.x_computer)),
+        o=SeatRecord(row.o_token_hash, row.o_client_hash, bool(row.o_computer)),
+        score_x=row.score_x,
+        score_o=row.score_o,
+        draws=row.draws,
+        rematch_x=bool(row.rematch_x),
+        rematch_o=bool(row.rematch_o),
+        created_at=row.created_at,
+        updated_at=row.updated_at,
+    )
+
+
+class SQLStorage:
+    """`Storage` in SQLite (`sqlite:///path`) or PostgreSQL (`postgresql://...`)."""
+
+    def __init__(self, database_url: str) -> None:
+        self.database_url = database_url
+        self._engine: AsyncEngine | None = None
+
+    @property
+    def engine(self) -> AsyncEngine:
+        if self._engine is None:
+            raise RuntimeError("SQLStorage.start() has not been called")
+        return self._engine
+
+    async def start(self) -> None:
+        url = make_url(self.database_url)
+        if url.drivername.startswith("sqlite") and url.database and url.database != ":memory:":
+            Path(url.database).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_async_engine(async_database_url(self.database_url))
+        if engine.dialect.name == "sqlite":
+            event.listen(engine.sync_engine, "connect", _set_sqlite_pragmas)
+        self._engine = engine
+        async with engine.begin() as connection:
+            await connection.run_sync(upgrade_to_head)
+
+    async def close(self) -> None:
+        if self._engine is not None:
+            await self._engine.dispose()
+            self._engine = None
+
+    async def create(self, table: TableRecord) -> None:
+        try:
+            async with self.engine.begin() as connection:
+                await connection.execute(tables.insert().values(id=table.id, **_row_values(table)))
+        except IntegrityError as error:
+            raise DuplicateTableError(table.id) from error
+
+    async def load(self, table_id: str) -> TableRecord | None:
+        async with self.engine.connect() as connection:
+            result = await connection.execute(tables.select().where(tables.c.id == table_id))
+            row = result.first()
+        return None if row is None else _record_from_row(row)
+
+    async def save(
+        self, table: TableRecord, expected_version: int, move: MoveRecord | None = None
+    ) -> None:
+        statement = (
+            tables.update()
+            .where(tables.c.id == table.id, tables.c.version == expected_version)
+            .values(**_row_values(table))
+        )
+        try:
+            async with self.engine.begin() as connection:
+                result = await connection.execute(statement)
+                if result.rowcount != 1:
+                    # Leaving the block by an exception rolls the transaction back.
+                    raise StaleVersionError(table.id)
+                if move is not None:
+                    await connection.execute(
+                        moves.insert().values(
+                            table_id=move.table_id,
+                            game_number=move.game_number,
+                            ply=move.ply,
+                            move=move.move,
+                            played_at=move.played_at,
+                        )
+                    )
+        except IntegrityError as error:
+            raise StaleVersionError(table.id) from error
+
+    async def find_table_by_token_hash(self, token_hash: str) -> str | None:
+        statement = sa.select(tables.c.id).where(
+            sa.or_(tables.c.x_token_hash == token_hash, tables.c.o_token_hash == token_hash)
+        )
+        async with self.engine.connect() as connection:
+            return (await connection.execute(statement)).scalar()
+
+    async def moves(self, table_id: str) -> list[MoveRecord]:
+        statement = (
+            moves.select()
+            .where(moves.c.table_id == table_id)
+            .order_by(moves.c.game_number, moves.c.ply)
+        )
+        async with self.engine.connect() as connection:
+            rows = (await connection.execute(statement)).all()
+        return [
+            MoveRecord(row.table_id, row.game_number, row.ply, row.move, row.played_at)
+            for row in rows
+        ]

@@ -1,0 +1,158 @@
+"""The tables this process serves: creates them, and keeps exactly one `Table` (the serial owner)
+per table id, loading it from storage on first use."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from tictactoe import new_game
+from tictactoe.server.computer import DEFAULT_LEVEL, ComputerPlayer
+from tictactoe.server.identity import hash_secret, looks_like_secret, new_secret, new_table_id
+from tictactoe.server.pubsub import PubSub
+from tictactoe.server.settings import Settings
+from tictactoe.server.storage import SeatRecord, Storage, TableRecord
+from tictactoe.server.table import Mark, Refused, Table
+
+DEFAULT_BASE_URL = "http://127.0.0.1:8000/"
+
+
+@dataclass(frozen=True, slots=True)
+class TableOptions:
+    """What the creator of a table chooses (the body of POST /api/tables)."""
+
+    variant: str
+    size: int | None = None
+    line: int | None = None
+    first: str = "me"  # me | friend | random: who gets X, which always moves first
+    opponent: str = "friend"  # friend | computer
+    level: str | None = None  # the computer's level
+
+
+class Tables:
+    """Creates tables and hands out their one `Table` in this process."""
+
+    def __init__(
+        self,
+        storage: Storage,
+        pubsub: PubSub,
+        settings: Settings,
+        computer: ComputerPlayer | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.storage = storage
+        self.pubsub = pubsub
+        self.settings = settings
+        self.computer = computer
+        self._clock = clock
+        self._open: dict[str, Table] = {}
+        # Loads are rare (first use after start-up); one at a time makes a double load impossible.
+        self._load_lock = asyncio.Lock()
+        self._base_url = settings.public_url
+
+    # -- the site's address, for table links in frames --
+
+    @property
+    def base_url(self) -> str:
+        return self._base_url or DEFAULT_BASE_URL
+
+    def remember_base_url(self, url: str) -> None:
+        """Frames are encoded once for everyone, so their links use the first address seen
+        (unless the settings name one)."""
+        if self._base_url is None:
+            self._base_url = url.replace("ws://", "http://", 1).replace("wss://", "https://", 1)
+
+    # -- tables --
+
+    async def create(
+        self, options: TableOptions, client_hash: str | None
+    ) -> tuple[Table, Mark, str]:
+        """A new table with the creator seated; returns it, the creator's mark and seat token."""
+        try:
+            game = new_game(options.variant, size=options.size, line=options.line)
+        except ValueError as error:
+            raise Refused(422, str(error)) from None
+        if options.variant == "ultimate" and (options.size, options.line) not in {
+            (None, None),
+            (9, 3),
+            (9, None),
+            (None, 3),
+        }:
+            raise Refused(422, "ultimate is played on its 9×9 grid with 3 in a row")
+        if options.first == "random":
+            creator: Mark = secrets.choice(("x", "o"))
+        else:
+            creator = "x" if options.first == "me" else "o"
+        token = new_secret()
+        mine = SeatRecord(hash_secret(token), client_hash)
+        theirs = SeatRecord(computer=True) if options.opponent == "computer" else SeatRecord()
+        now = self._clock()
+        record = TableRecord(
+            id=new_table_id(),
+            variant=options.variant,
+            size=game.size,
+            line=game.line,
+            opponent=options.opponent,
+            level=(options.level or DEFAULT_LEVEL) if options.opponent == "computer" else None,
+            game_number=1,
+            moves=(),
+            result=None,
+            ended_by=None,
+            version=1,
+            x=mine if creator == "x" else theirs,
+            o=theirs if creator == "x" else mine,
+            score_x=0,
+            score_o=0,
+            draws=0,
+            rematch_x=False,
+            rematch_o=False,
+            created_at=now,
+            updated_at=now,
+        )
+        await self.storage.create(record)
+        table = self._open_table(record)
+        table.schedule_computer_move()
+        return table, creator, token
+
+    async def get(self, table_id: str) -> Table | None:
+        """The table's owner in this process, or None if there is no such table."""
+        table = self._open.get(table_id)
+        if table is not None:
+            return table
+        if not looks_like_secret(table_id):
+            return None
+        async with self._load_lock:
+            table = self._open.get(table_id)
+            if table is None:
+                record = await self.storage.load(table_id)
+                if record is None:
+                    return None
+                table = self._open_table(record)
+                # A game against the computer resumes where it stopped (e.g. after a restart).
+                table.schedule_computer_move()
+        return table
+
+    def _open_table(self, record: TableRecord) -> Table:
+        table = Table(
+            record,
+            self.storage,
+            self.pubsub,
+            base_url=lambda: self.base_url,
+            claim_after_seconds=self.settings.claim_after_seconds,
+            computer=self.computer if record.opponent == "computer" else None,
+            clock=self._clock,
+        )
+        self._open[record.id] = table
+        return table
+
+    @property
+    def open_count(self) -> int:
+        return len(self._open)
+
+    async def close(self) -> None:
+        for table in self._open.values():
+            table.close()
+        self._open.clear()
