@@ -1,0 +1,14 @@
+// The page's translated strings: a JSON blob the template renders from the same catalogs as the
+// HTML, keyed by the English source text. `t("{mark} to move", {mark: "X"})` fills placeholders.
+const blob = document.getElementById("strings");
+const strings = blob ? JSON.parse(blob.textContent) : {};
+
+export function t(key, values = {}) {
+  let text = strings[key];
+  if (text === undefined) {
+    // A key the template forgot to render would show English on a translated page: make it loud.
+    console.error(`untranslatable string: ${key}`);
+    text = key;
+  }
+  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? values[name] : whole));
+}

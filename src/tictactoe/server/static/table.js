@@ -1,0 +1,540 @@
+// The table page: draws the board from the table the server sends over the WebSocket and reports
+// clicks. It has no rules of its own: legal moves, where a move sends the opponent, won boards and
+// winning lines all come from the server.
+import { t } from "./strings.js";
+
+const POSITIONS = [
+  "top-left", "top-middle", "top-right",
+  "middle-left", "centre", "middle-right",
+  "bottom-left", "bottom-middle", "bottom-right",
+];
+const FILES = "abcdefghijklmnopqrstuvwxyz";
+const boardName = (i) => t(`${POSITIONS[i]} board`);
+const mustPlayIn = (i) => t(`must play in the ${POSITIONS[i]} board`);
+const sendsTo = (i) =>
+  i === null ? t("sends the opponent to a closed board: free choice")
+    : t(`sends the opponent to the ${POSITIONS[i]} board`);
+const other = (mark) => (mark === "x" ? "o" : "x");
+const upper = (mark) => mark.toUpperCase();
+
+const page = document.querySelector("[data-table-page]");
+const tableId = page.dataset.tableId;
+const boardEl = page.querySelector("[data-board]");
+const statusEl = page.querySelector("[data-status]");
+const hintEl = page.querySelector("[data-hint]");
+const connectionEl = page.querySelector("[data-connection]");
+const errorEl = page.querySelector("[data-error]");
+const announcer = page.querySelector("[data-announcer]");
+const joinButton = page.querySelector("[data-join]");
+const rematchButton = page.querySelector("[data-rematch]");
+const claimButton = page.querySelector("[data-claim]");
+const resignButton = page.querySelector("[data-resign]");
+const shareCard = page.querySelector("[data-share-card]");
+const shareLink = page.querySelector("[data-share-link]");
+const copyButton = page.querySelector("[data-copy]");
+const shareButton = page.querySelector("[data-share]");
+const gameNumberEl = page.querySelector("[data-game-number]");
+const baseTitle = document.title;
+
+let table = null;
+let seat = boardEl.dataset.seat || "spectator";
+let seatGame = null; // the game number `seat` was last known for
+let cells = new Map(); // cell name → button
+let smallBoards = []; // ultimate: the 9 small board elements
+let builtFor = "";
+let rovingName = null; // the one cell in the tab order
+let pending = false; // a move is on its way: wait for the server before allowing another
+let wantsBoardFocus = false;
+
+// ---- which seat this browser plays --------------------------------------------------------------
+
+function viewerSeat(next) {
+  const told = next.seat ?? next.viewer_seat ?? next.you;
+  if (told === "x" || told === "o" || told === "spectator") {
+    seat = told;
+  } else if (seat !== "spectator" && seatGame !== null && next.game !== seatGame) {
+    // A rematch swaps the marks: the person who played O now plays X, and back.
+    if (Math.abs(next.game - seatGame) % 2 === 1) seat = other(seat);
+  }
+  seatGame = next.game;
+  return seat;
+}
+
+const isOver = (tbl) => tbl.result !== null && tbl.result !== undefined;
+const isPlayer = () => seat === "x" || seat === "o";
+const freeSeat = (tbl) => ["x", "o"].find((mark) => !tbl.seats?.[mark]?.taken) ?? null;
+
+// ---- the board ------------------------------------------------------------------------------------
+
+function cellName(row, col, size) {
+  return `${FILES[col]}${size - row}`;
+}
+
+function smallBoardOf(name, size) {
+  const col = FILES.indexOf(name[0]);
+  const row = size - Number(name.slice(1));
+  return Math.floor(row / 3) * 3 + Math.floor(col / 3);
+}
+
+function build(tbl) {
+  const size = tbl.size;
+  const ultimate = tbl.variant === "ultimate";
+  boardEl.replaceChildren();
+  boardEl.classList.toggle("ultimate", ultimate);
+  boardEl.style.setProperty("--size", size);
+  cells = new Map();
+  smallBoards = [];
+  if (ultimate) {
+    for (let b = 0; b < 9; b++) {
+      const small = document.createElement("div");
+      small.className = "small-board";
+      small.setAttribute("role", "group");
+      small.dataset.smallBoard = String(b);
+      const owner = document.createElement("span");
+      owner.className = "board-owner";
+      owner.setAttribute("aria-hidden", "true");
+      small.append(owner);
+      smallBoards.push(small);
+      boardEl.append(small);
+    }
+  }
+  for (let row = 0; row < size; row++) {
+    for (let col = 0; col < size; col++) {
+      const name = cellName(row, col, size);
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "cell";
+      button.dataset.move = name;
+      button.dataset.row = String(row);
+      button.dataset.col = String(col);
+      button.tabIndex = -1;
+      button.disabled = true;
+      const parent = ultimate ? smallBoards[Math.floor(row / 3) * 3 + Math.floor(col / 3)] : boardEl;
+      parent.append(button);
+      cells.set(name, button);
+    }
+  }
+  builtFor = `${tbl.variant}:${size}`;
+}
+
+function grid(tbl) {
+  return tbl.position.split(" ")[0].split("/");
+}
+
+function cellLabel(tbl, name, mark, legal) {
+  const parts = [name];
+  const ultimate = tbl.variant === "ultimate";
+  if (ultimate) parts.push(boardName(smallBoardOf(name, tbl.size)));
+  parts.push(mark === "." ? t("empty") : upper(mark));
+  if (name === tbl.last_move) parts.push(t("last move"));
+  if (legal && ultimate && tbl.sends_to && name in tbl.sends_to) parts.push(sendsTo(tbl.sends_to[name]));
+  return parts.join(", ");
+}
+
+function statusText(tbl) {
+  if (isOver(tbl)) {
+    if (tbl.result === "draw") return t("Draw: nobody wins");
+    let text = tbl.result === seat ? t("You win!") : t("{mark} wins", { mark: upper(tbl.result) });
+    const loser = upper(other(tbl.result));
+    if (tbl.ended_by === "resign") text += ` — ${t("{mark} resigned", { mark: loser })}`;
+    if (tbl.ended_by === "abandon") text += ` — ${t("{mark} left the game", { mark: loser })}`;
+    return text;
+  }
+  let text = tbl.turn === seat ? t("Your move") : t("{mark} to move", { mark: upper(tbl.turn) });
+  if (tbl.variant === "ultimate") {
+    text += ` — ${tbl.sent_to === null || tbl.sent_to === undefined
+      ? t("free choice: any open board") : mustPlayIn(tbl.sent_to)}`;
+  }
+  return text;
+}
+
+function renderBoard(tbl) {
+  if (builtFor !== `${tbl.variant}:${tbl.size}`) build(tbl);
+  const over = isOver(tbl);
+  const ultimate = tbl.variant === "ultimate";
+  const myTurn = !over && isPlayer() && tbl.turn === seat;
+  const legal = new Set(myTurn && !pending ? tbl.legal_moves : []);
+  const rows = grid(tbl);
+  const lines = tbl.winning_lines ?? [];
+  const winCells = new Set(ultimate ? [] : lines.flat());
+  const winBoards = new Set(ultimate ? lines.flat().map((c) => smallBoardOf(c, tbl.size)) : []);
+
+  // Disabling the focused cell would drop focus on the page body: park it on the board instead.
+  if (boardEl.contains(document.activeElement) && !legal.has(document.activeElement.dataset?.move)) {
+    boardEl.focus({ preventScroll: true });
+  }
+  Object.assign(boardEl.dataset, {
+    variant: tbl.variant,
+    size: String(tbl.size),
+    turn: tbl.turn,
+    result: tbl.result ?? "",
+    seat,
+  });
+  boardEl.classList.toggle("my-turn", myTurn);
+  for (const [name, button] of cells) {
+    const mark = rows[Number(button.dataset.row)][Number(button.dataset.col)];
+    button.textContent = mark === "." ? "" : upper(mark);
+    button.dataset.mark = mark === "." ? "" : mark;
+    button.disabled = !legal.has(name);
+    button.classList.toggle("last", name === tbl.last_move);
+    button.classList.toggle("win", winCells.has(name));
+    button.setAttribute("aria-label", cellLabel(tbl, name, mark, legal.has(name)));
+  }
+  if (ultimate) {
+    const playable = new Set(tbl.legal_moves.map((c) => smallBoardOf(c, tbl.size)));
+    smallBoards.forEach((el, i) => {
+      const owner = tbl.boards?.[i] ?? null;
+      el.dataset.owner = owner ?? "";
+      el.classList.toggle("playable", playable.has(i));
+      el.classList.toggle("win-line", winBoards.has(i));
+      el.querySelector(".board-owner").textContent = owner === "x" || owner === "o" ? upper(owner) : "";
+      const state = owner === "draw" ? t("drawn") : owner ? t("won by {mark}", { mark: upper(owner) }) : "";
+      el.setAttribute("aria-label", state ? `${boardName(i)}, ${state}` : boardName(i));
+    });
+  }
+  updateRoving(tbl);
+}
+
+// ---- keyboard: a roving tab stop over the playable cells ----------------------------------------
+
+function enabledCells() {
+  return [...cells.values()].filter((button) => !button.disabled);
+}
+
+function preferredCell(tbl) {
+  const enabled = enabledCells();
+  if (tbl && tbl.variant === "ultimate" && tbl.sent_to !== null && tbl.sent_to !== undefined) {
+    const inBoard = enabled.filter((b) => smallBoardOf(b.dataset.move, tbl.size) === tbl.sent_to);
+    if (inBoard.length) return inBoard[Math.floor(inBoard.length / 2)];
+  }
+  return enabled[0] ?? null;
+}
+
+function updateRoving(tbl) {
+  let target = cells.get(rovingName);
+  if (!target || target.disabled) target = preferredCell(tbl);
+  for (const button of cells.values()) button.tabIndex = -1;
+  if (!target) return;
+  target.tabIndex = 0;
+  rovingName = target.dataset.move;
+  if (wantsBoardFocus && document.activeElement === boardEl) target.focus({ preventScroll: true });
+}
+
+function focusCell(button) {
+  if (!button) return;
+  for (const b of cells.values()) b.tabIndex = -1;
+  button.tabIndex = 0;
+  rovingName = button.dataset.move;
+  button.focus();
+}
+
+const ARROWS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+
+function step(from, [dr, dc]) {
+  // The nearest playable cell in the arrow's direction, staying in the same row or column if it can.
+  const r0 = Number(from.dataset.row);
+  const c0 = Number(from.dataset.col);
+  let best = null;
+  let bestScore = Infinity;
+  for (const button of enabledCells()) {
+    const r = Number(button.dataset.row) - r0;
+    const c = Number(button.dataset.col) - c0;
+    const along = dr ? r * dr : c * dc;
+    if (along <= 0) continue;
+    const score = (dr ? Math.abs(c) : Math.abs(r)) * 100 + along;
+    if (score < bestScore) [best, bestScore] = [button, score];
+  }
+  return best;
+}
+
+boardEl.addEventListener("keydown", (event) => {
+  const direction = ARROWS[event.key];
+  if (!direction) return;
+  event.preventDefault();
+  const from = event.target.closest?.("button[data-move]") ?? cells.get(rovingName);
+  if (from) focusCell(step(from, direction) ?? (from.disabled ? null : from));
+});
+
+document.addEventListener("keydown", (event) => {
+  if (event.code !== "KeyB" || event.ctrlKey || event.metaKey || event.altKey) return;
+  if (event.target.closest?.("input, select, textarea")) return;
+  const target = preferredCell(table);
+  if (target) {
+    event.preventDefault();
+    wantsBoardFocus = true;
+    focusCell(target);
+  }
+});
+
+boardEl.addEventListener("focusin", (event) => {
+  wantsBoardFocus = true;
+  preview(event.target.closest("button[data-move]"));
+});
+boardEl.addEventListener("focusout", (event) => {
+  if (event.relatedTarget && !boardEl.contains(event.relatedTarget)) wantsBoardFocus = false;
+  preview(null);
+});
+
+// ---- pointing at a cell shows where it sends the opponent ---------------------------------------
+
+function preview(button) {
+  boardEl.classList.remove("preview-free");
+  for (const el of smallBoards) el.classList.remove("preview");
+  hintEl.textContent = "";
+  if (!button || button.disabled || !table || table.variant !== "ultimate") return;
+  const name = button.dataset.move;
+  if (!table.sends_to || !(name in table.sends_to)) return;
+  const target = table.sends_to[name];
+  if (target === null) boardEl.classList.add("preview-free");
+  else smallBoards[target]?.classList.add("preview");
+  hintEl.textContent = `${name}: ${sendsTo(target)}`;
+}
+
+boardEl.addEventListener("pointerover", (event) => preview(event.target.closest("button[data-move]")));
+boardEl.addEventListener("pointerleave", () => preview(document.activeElement?.closest?.("[data-move]")));
+
+// ---- the rest of the page -----------------------------------------------------------------------
+
+function renderPlayers(tbl) {
+  for (const mark of ["x", "o"]) {
+    const row = page.querySelector(`[data-player="${mark}"]`);
+    const info = tbl.seats?.[mark] ?? {};
+    let name = t("Player");
+    if (info.computer) name = t("Computer");
+    else if (!info.taken) name = t("Free seat");
+    else if (mark === seat) name = t("You");
+    else if (isPlayer()) name = t("Your opponent");
+    row.querySelector("[data-name]").textContent = name;
+    const presence = row.querySelector("[data-presence]");
+    const shown = info.taken && !info.computer;
+    presence.textContent = shown ? (info.connected ? t("online") : t("offline")) : "";
+    presence.dataset.state = shown ? (info.connected ? "online" : "offline") : "";
+    row.querySelector("[data-wins]").textContent = String(tbl.score?.[mark] ?? 0);
+    row.classList.toggle("to-move", !isOver(tbl) && tbl.turn === mark);
+  }
+  page.querySelector("[data-draws]").textContent = String(tbl.score?.draws ?? 0);
+  gameNumberEl.textContent = tbl.game > 1 ? `· ${t("Game {n}", { n: tbl.game })}` : "";
+}
+
+function renderActions(tbl) {
+  const over = isOver(tbl);
+  const free = freeSeat(tbl);
+  joinButton.hidden = !(seat === "spectator" && free && tbl.opponent !== "computer");
+  resignButton.hidden = !(isPlayer() && !over);
+  claimButton.hidden = !(isPlayer() && !over && tbl.can_claim_win);
+  rematchButton.hidden = !(isPlayer() && over);
+  if (over && isPlayer()) {
+    const asked = tbl.rematch ?? {};
+    rematchButton.disabled = Boolean(asked[seat]);
+    rematchButton.textContent = asked[seat] ? t("Rematch asked: waiting for your opponent")
+      : asked[other(seat)] ? t("Accept the rematch") : t("Rematch");
+  }
+  shareCard.hidden = tbl.opponent === "computer";
+  if (tbl.url && shareLink.value !== tbl.url) shareLink.value = tbl.url;
+}
+
+function waitingText(tbl) {
+  if (!freeSeat(tbl) || tbl.opponent === "computer" || isOver(tbl)) return "";
+  if (isPlayer()) return t("Waiting for your friend to join: send them the link.");
+  return t("A seat is free: take it to play.");
+}
+
+let wasMyTurn = false;
+
+function render(tbl) {
+  renderBoard(tbl);
+  const waiting = waitingText(tbl);
+  statusEl.textContent = waiting ? `${statusText(tbl)} · ${waiting}` : statusText(tbl);
+  renderPlayers(tbl);
+  renderActions(tbl);
+  const myTurn = !isOver(tbl) && isPlayer() && tbl.turn === seat;
+  if (document.hidden && myTurn && !wasMyTurn) document.title = `● ${t("Your move")} · ${baseTitle}`;
+  wasMyTurn = myTurn;
+}
+
+document.addEventListener("visibilitychange", () => {
+  if (!document.hidden) document.title = baseTitle;
+});
+
+function announce(text) {
+  // Clearing first makes screen readers speak a message even when it repeats the previous one.
+  announcer.textContent = "";
+  requestAnimationFrame(() => {
+    announcer.textContent = text;
+  });
+}
+
+function describeChange(previous, next) {
+  if (!previous) return null;
+  if (next.game !== previous.game) return `${t("Game {n}", { n: next.game })}. ${statusText(next)}`;
+  if (next.moves.length > previous.moves.length && next.last_move) {
+    const mark = upper(rowsMark(next, next.last_move) || other(next.turn));
+    let text = t("{mark} played {cell}", { mark, cell: next.last_move });
+    if (next.variant === "ultimate") text += ` (${boardName(smallBoardOf(next.last_move, next.size))})`;
+    return `${text}. ${statusText(next)}`;
+  }
+  if (isOver(next) !== isOver(previous)) return statusText(next);
+  return null;
+}
+
+function rowsMark(tbl, name) {
+  const col = FILES.indexOf(name[0]);
+  const row = tbl.size - Number(name.slice(1));
+  const mark = grid(tbl)[row]?.[col];
+  return mark === "x" || mark === "o" ? mark : "";
+}
+
+function accept(next) {
+  if (table && next.version < table.version) return; // an older state that arrived late
+  const previous = table;
+  viewerSeat(next);
+  if (!previous || next.version !== previous.version) errorEl.textContent = "";
+  table = next;
+  pending = false;
+  render(next);
+  const message = describeChange(previous, next);
+  if (message) announce(message);
+}
+
+// ---- the connection -----------------------------------------------------------------------------
+
+let socket = null;
+let attempts = 0;
+let stopped = false;
+
+function errorText(status) {
+  if (status === 403) return t("It is not your turn.");
+  if (status === 409) return t("The board changed in the meantime: here is the latest position.");
+  if (status === 422) return t("That move is not allowed.");
+  return t("Something went wrong. Please try again.");
+}
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  const ws = new WebSocket(`${scheme}//${location.host}/api/tables/${encodeURIComponent(tableId)}/ws`);
+  socket = ws;
+  ws.addEventListener("open", () => {
+    attempts = 0;
+    connectionEl.textContent = "";
+    if (table) ws.send(JSON.stringify({ type: "sync", version: table.version }));
+  });
+  ws.addEventListener("message", (event) => {
+    let message;
+    try {
+      message = JSON.parse(event.data);
+    } catch {
+      return;
+    }
+    if (message.type === "table" && message.table) accept(message.table);
+    else if (message.type === "error") {
+      pending = false;
+      errorEl.textContent = errorText(message.status);
+      if (table) render(table);
+    }
+  });
+  ws.addEventListener("close", (event) => {
+    if (socket !== ws) return;
+    socket = null;
+    pending = false;
+    // 4xxx: the server said this table is gone or refused us for good; don't hammer it.
+    if (stopped || (event.code >= 4000 && event.code < 5000)) {
+      if (!stopped) errorEl.textContent = t("Something went wrong. Please try again.");
+      return;
+    }
+    connectionEl.textContent = t("Connection lost: reconnecting…");
+    if (table) render(table);
+    const delay = Math.min(15000, 500 * 2 ** attempts) * (0.75 + Math.random() * 0.5);
+    attempts += 1;
+    setTimeout(connect, delay);
+  });
+}
+
+window.addEventListener("pagehide", () => {
+  stopped = true;
+  socket?.close();
+});
+
+function send(message) {
+  if (socket && socket.readyState === WebSocket.OPEN) {
+    socket.send(JSON.stringify(message));
+    return true;
+  }
+  errorEl.textContent = t("Connection lost: reconnecting…");
+  return false;
+}
+
+boardEl.addEventListener("click", (event) => {
+  const button = event.target.closest("button[data-move]");
+  if (!button || button.disabled || !table || pending) return;
+  if (send({ type: "move", move: button.dataset.move, version: table.version })) {
+    pending = true;
+    rovingName = button.dataset.move;
+    preview(null);
+    render(table);
+  }
+});
+
+let resignArmed = null;
+function disarmResign() {
+  clearTimeout(resignArmed);
+  resignArmed = null;
+  resignButton.textContent = t("Resign");
+}
+resignButton.addEventListener("click", () => {
+  if (resignArmed) {
+    disarmResign();
+    send({ type: "resign" });
+    return;
+  }
+  resignButton.textContent = t("Really resign? Press again");
+  resignArmed = setTimeout(disarmResign, 5000);
+});
+
+rematchButton.addEventListener("click", () => send({ type: "rematch" }));
+claimButton.addEventListener("click", () => send({ type: "claim" }));
+
+joinButton.addEventListener("click", async () => {
+  joinButton.disabled = true;
+  try {
+    const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}/seats`, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { Accept: "application/json" },
+    });
+    if (response.ok) {
+      // The seat is bound to this browser's cookie: a fresh page load renders it as ours.
+      location.reload();
+      return;
+    }
+    errorEl.textContent = response.status === 409 ? t("That seat has just been taken.")
+      : t("Something went wrong. Please try again.");
+  } catch {
+    errorEl.textContent = t("Something went wrong. Please try again.");
+  }
+  joinButton.disabled = false;
+});
+
+copyButton.addEventListener("click", async () => {
+  try {
+    await navigator.clipboard.writeText(shareLink.value);
+  } catch {
+    shareLink.select();
+    document.execCommand("copy");
+  }
+  copyButton.textContent = t("Link copied");
+  announce(t("Link copied"));
+  setTimeout(() => {
+    copyButton.textContent = t("Copy link");
+  }, 2500);
+});
+
+if (navigator.share) {
+  shareButton.hidden = false;
+  shareButton.addEventListener("click", () => {
+    navigator.share({ title: baseTitle, url: shareLink.value }).catch(() => {});
+  });
+}
+
+const initial = document.getElementById("initial-table");
+if (initial) accept(JSON.parse(initial.textContent));
+connect();
