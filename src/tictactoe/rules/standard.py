@@ -200,7 +200,7 @@ class StandardGame(Game):
         marks = self._x if self._result == "x" else self._o
         geo = self._geometry
         return [
-            tuple(geo.names[i] for i in range(geo.cell_count) if mask >> i & 1)
+            tuple(geo.names[i] for i in geo.name_order if mask >> i & 1)
             for mask in geo.lines
             if marks & mask == mask
         ]
