@@ -4,6 +4,8 @@ in time, repeatable choices with a seed, and `max` thinking for its whole budget
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 import time
 
 import pytest
@@ -136,3 +138,18 @@ def test_a_finished_game_has_no_best_move() -> None:
     game = tictactoe.Game.from_record("standard", "a1 b1 a2 b2 a3")
     with pytest.raises(ValueError, match="over"):
         best_move(game)
+
+
+def test_kernels_load_from_the_numba_cache_in_fresh_processes() -> None:
+    # The second process loads what the first one compiled and cached; a kernel that caches badly
+    # (recursion) crashes only there.
+    code = (
+        "import tictactoe; from tictactoe.engine import best_move\n"
+        "for size, line in ((3, 3), (4, 3), (5, 4)):\n"
+        "    best_move(tictactoe.new_game('standard', size=size, line=line), think_ms=20)\n"
+        "print(best_move(tictactoe.new_game('ultimate'), think_ms=20))\n"
+    )
+    for _ in range(2):
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.strip() in tictactoe.new_game("ultimate").legal_moves()

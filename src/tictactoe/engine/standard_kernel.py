@@ -63,7 +63,7 @@ def has_line(marks: int, lines: np.ndarray) -> bool:
     return False
 
 
-@njit(cache=True)
+@njit("int64(int64, int64, int64, int64, int64[::1])", cache=True)
 def perft(me: int, other: int, depth: int, full: int, lines: np.ndarray) -> int:
     """Move sequences of `depth` plies from a position that is not over (games that end stop)."""
     if depth == 0:
@@ -113,7 +113,13 @@ def evaluate(me: int, other: int, lines: np.ndarray) -> int:
     return max(-PROVEN // 2, min(PROVEN // 2, score))
 
 
-@njit(cache=True)
+# An explicit signature: Numba caches type-inferred recursive functions badly (the cached copy
+# can crash when loaded in a new process), but recursion with a declared type is supported.
+@njit(
+    "int64(int64, int64, int64, int64, int64, int64, int64[::1], int64, int64[::1], int64[::1],"
+    " int32[::1], int16[::1], int8[::1], int16[::1], int64[::1])",
+    cache=True,
+)
 def negamax(
     me: int,
     other: int,
