@@ -1,0 +1,118 @@
+"""Browser tests: a real `tictactoe serve` on a free port with a temporary SQLite file, driven by
+Debian's chromium through Playwright. Every browser context records its console errors and
+uncaught page errors, and a test fails if any page logged one."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Playwright, sync_playwright
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def wait_until_up(url: str, process: subprocess.Popen[bytes], seconds: float = 30) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"tictactoe serve exited with {process.returncode}")
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"tictactoe serve did not answer at {url} within {seconds} s")
+
+
+@pytest.fixture(scope="session")
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The address of a fresh server, on its own SQLite file, for the whole session."""
+    folder: Path = tmp_path_factory.mktemp("server")
+    port = free_port()
+    log = (folder / "serve.log").open("wb")
+    process = subprocess.Popen(
+        [
+            *(sys.executable, "-m", "tictactoe.cli", "serve", "--port", str(port)),
+            *("--database", f"sqlite:///{folder / 'tables.db'}"),
+        ],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        env={**os.environ, "TICTACTOE_COMMIT": "browsertest"},
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_up(url + "/", process)
+        yield url
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def playwright() -> Iterator[Playwright]:
+    with sync_playwright() as driver:
+        yield driver
+
+
+@pytest.fixture(scope="session")
+def browser(playwright: Playwright) -> Iterator[Browser]:
+    chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    yield chromium
+    chromium.close()
+
+
+NewContext = Callable[..., BrowserContext]
+
+
+@pytest.fixture
+def new_context(browser: Browser, base_url: str) -> Iterator[NewContext]:
+    """Opens separate browser contexts (separate cookies: separate people); fails the test if any
+    of their pages logged a console error or threw."""
+    contexts: list[BrowserContext] = []
+    errors: list[str] = []
+
+    def open_context(**options: object) -> BrowserContext:
+        context = browser.new_context(base_url=base_url, **options)  # type: ignore[arg-type]
+        context.set_default_timeout(10_000)
+        context.on(
+            "console",
+            lambda message: errors.append(f"console: {message.text} ({message.location})")
+            if message.type == "error"
+            else None,
+        )
+        context.on("weberror", lambda error: errors.append(f"page error: {error.error}"))
+        contexts.append(context)
+        return context
+
+    yield open_context
+    for context in contexts:
+        context.close()
+    assert errors == [], "the pages logged errors:\n" + "\n".join(errors)

@@ -1,0 +1,199 @@
+"""Two people play at a table by link in two browsers while a third watches: full games by clicking,
+a reload that keeps the seat, and a rematch that swaps who starts."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable
+from typing import Any
+
+from playwright.sync_api import BrowserContext, Page, Response, expect
+
+NewContext = Callable[..., BrowserContext]
+
+MARKED = "[data-board] [data-mark=x], [data-board] [data-mark=o]"
+
+
+def create_table(context: BrowserContext, **choices: str) -> Page:
+    """Fill in the home page's form like a person would, and land on the new table."""
+    page = context.new_page()
+    page.goto("/")
+    form = page.locator("form[data-create-table]")
+    for name in ("variant", "size", "opponent", "first"):
+        if name in choices:
+            form.locator(f"input[name={name}][value='{choices[name]}']").check()
+    for name in ("line", "level"):
+        if name in choices:
+            form.locator(f"select[name={name}]").select_option(choices[name])
+    form.locator("button[type=submit]").click()
+    page.wait_for_url(re.compile(r"/t/[\w-]+$"))
+    expect(page.locator("[data-board] button[data-move]").first).to_be_attached()
+    return page
+
+
+def join(context: BrowserContext, url: str) -> Page:
+    page = context.new_page()
+    page.goto(url)
+    page.locator("[data-join]").click()
+    expect(page.locator("[data-board]")).not_to_have_attribute("data-seat", "spectator")
+    return page
+
+
+def marks_on(page: Page) -> int:
+    return int(page.evaluate("s => document.querySelectorAll(s).length", MARKED))
+
+
+def wait_for_marks(page: Page, count: int) -> None:
+    page.wait_for_function(
+        "([s, n]) => document.querySelectorAll(s).length === n", arg=[MARKED, count]
+    )
+
+
+def table_of(page: Page, table_id: str) -> dict[str, Any]:
+    response = page.request.get(f"/api/tables/{table_id}")
+    assert response.ok
+    table: dict[str, Any] = response.json()
+    return table
+
+
+def enabled_moves(page: Page) -> set[str]:
+    return set(
+        page.eval_on_selector_all(
+            "[data-board] button[data-move]:enabled", "cells => cells.map(c => c.dataset.move)"
+        )
+    )
+
+
+def seat_of(page: Page) -> str:
+    return page.locator("[data-board]").get_attribute("data-seat") or ""
+
+
+def play_to_the_end(
+    table_id: str,
+    players: dict[str, Page],
+    watchers: list[Page],
+    rng: random.Random,
+    reload_after: int | None = None,
+) -> str:
+    """Click random legal moves for whoever's turn it is until the game ends; check after every move
+    that each page shows it, that only the mover has cells enabled, and exactly the legal ones."""
+    pages = [*players.values(), *watchers]
+    played = marks_on(pages[0])
+    for _ in range(200):
+        table = table_of(pages[0], table_id)
+        for page in pages:
+            board = page.locator("[data-board]")
+            expect(board).to_have_attribute("data-turn", table["turn"])
+            expect(board).to_have_attribute("data-result", table["result"] or "")
+        if table["result"] is not None:
+            assert all(enabled_moves(page) == set() for page in pages)
+            return str(table["result"])
+        mover = players[table["turn"]]
+        assert enabled_moves(mover) == set(table["legal_moves"])
+        assert all(enabled_moves(page) == set() for page in pages if page is not mover)
+        move = rng.choice(sorted(table["legal_moves"]))
+        mover.locator(f"[data-board] button[data-move='{move}']").click()
+        played += 1
+        for page in pages:
+            wait_for_marks(page, played)
+            expect(page.locator(f"[data-board] button[data-move='{move}']")).to_have_text(
+                table["turn"].upper()
+            )
+        if reload_after is not None and played == reload_after:
+            reloading = players["x"]
+            reloading.reload()
+            expect(reloading.locator("[data-board]")).to_have_attribute("data-seat", "x")
+            wait_for_marks(reloading, played)
+    raise AssertionError("the game did not end")
+
+
+def test_friends_play_a_full_ultimate_game_by_link_while_a_spectator_watches(
+    new_context: NewContext, base_url: str
+) -> None:
+    alice = create_table(new_context(), variant="ultimate", opponent="friend", first="me")
+    link = alice.locator("[data-share-link]").input_value()
+    assert link == alice.url
+    assert link.startswith(base_url + "/t/")
+    table_id = link.rsplit("/", 1)[1]
+    expect(alice.locator("[data-board]")).to_have_attribute("data-variant", "ultimate")
+    expect(alice.locator("[data-board]")).to_have_attribute("data-seat", "x")
+    expect(alice.locator("[data-join]")).to_be_hidden()
+
+    bob = join(new_context(), link)
+    expect(bob.locator("[data-board]")).to_have_attribute("data-seat", "o")
+    expect(bob.locator("[data-join]")).to_be_hidden()
+
+    carol = new_context().new_page()
+    carol.goto(link)
+    expect(carol.locator("[data-board]")).to_have_attribute("data-seat", "spectator")
+    expect(carol.locator("[data-join]")).to_be_hidden()  # both seats are taken
+
+    result = play_to_the_end(
+        table_id, {"x": alice, "o": bob}, [carol], random.Random(3), reload_after=12
+    )
+    assert result in ("x", "o", "draw")
+    final = table_of(alice, table_id)
+    for page in (alice, bob, carol):
+        expect(page.locator("[data-status]")).not_to_be_empty()
+        for index, owner in enumerate(final["boards"]):
+            expect(page.locator(f"[data-small-board='{index}']")).to_have_attribute(
+                "data-owner", owner or ""
+            )
+    expect(alice.locator("[data-rematch]")).to_be_visible()
+    expect(carol.locator("[data-rematch]")).to_be_hidden()
+
+
+def test_friends_play_a_full_4x4_game_and_the_rematch_swaps_who_starts(
+    new_context: NewContext,
+) -> None:
+    alice = create_table(new_context(), variant="standard", size="4", line="4", first="friend")
+    expect(alice.locator("[data-board]")).to_have_attribute("data-seat", "o")
+    table_id = alice.url.rsplit("/", 1)[1]
+    bob = join(new_context(), alice.url)
+    expect(bob.locator("[data-board]")).to_have_attribute("data-seat", "x")
+    assert table_of(alice, table_id)["size"] == 4
+    expect(alice.locator("[data-board] button[data-move]")).to_have_count(16)
+
+    result = play_to_the_end(table_id, {"x": bob, "o": alice}, [], random.Random(7))
+    score = table_of(alice, table_id)["score"]
+    assert score == {mark: int(result == mark) for mark in ("x", "o")} | {
+        "draws": int(result == "draw")
+    }
+
+    alice.locator("[data-rematch]").click()
+    expect(alice.locator("[data-rematch]")).to_be_disabled()
+    expect(bob.locator("[data-rematch]")).to_be_visible()
+    bob.locator("[data-rematch]").click()
+    for page, seat in ((alice, "x"), (bob, "o")):
+        board = page.locator("[data-board]")
+        expect(board).to_have_attribute("data-result", "")
+        expect(board).to_have_attribute("data-seat", seat)
+        expect(board).to_have_attribute("data-turn", "x")
+    wait_for_marks(alice, 0)
+    assert len(enabled_moves(alice)) == 16
+    assert enabled_moves(bob) == set()
+    # The score follows the person: Alice's wins are now in the X row.
+    alice_wins = score["o"]
+    expect(alice.locator("[data-player=x] [data-wins]")).to_have_text(str(alice_wins))
+
+
+def test_the_table_page_is_light_and_loads_nothing_from_elsewhere(
+    new_context: NewContext, base_url: str
+) -> None:
+    creator = create_table(new_context(), variant="ultimate")
+    visitor = new_context().new_page()
+    responses: list[Response] = []
+    visitor.on("response", lambda response: responses.append(response))
+    visitor.goto(creator.url)
+    expect(visitor.locator("[data-board] button[data-move]")).to_have_count(81)
+    visitor.wait_for_load_state("networkidle")
+    assert responses
+    assert all(response.url.startswith(base_url) for response in responses)
+    sizes = {
+        response.url: len(response.body())
+        for response in responses
+        if response.request.resource_type in ("document", "stylesheet", "script")
+    }
+    assert any(url.endswith(".css") or ".css?" in url for url in sizes), sizes
+    assert sum(sizes.values()) <= 60 * 1024, sizes
