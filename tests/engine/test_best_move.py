@@ -96,7 +96,7 @@ def test_max_thinks_for_its_whole_budget_and_no_longer() -> None:
         started = time.perf_counter()
         best_move(game, "max", think_ms=think_ms)
         took_ms = (time.perf_counter() - started) * 1000
-        assert think_ms * 0.8 <= took_ms <= think_ms + 20
+        assert think_ms * 0.8 <= took_ms <= think_ms + 40  # slack for a loaded machine
 
 
 def positions_with_a_winning_move(count: int) -> list[tictactoe.Game]:

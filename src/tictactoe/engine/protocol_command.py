@@ -1,0 +1,95 @@
+"""`tictactoe engine`: play Ultimate over stdin/stdout in the CodinGame bot protocol.
+
+Each turn the referee sends `opponentRow opponentCol` (`-1 -1` when we move first), the number of
+valid actions, and one `row col` per valid action; we answer `row col`. Rows and columns are 0–8
+from the top-left of the 9×9 grid. We keep our own game with the rules library, and check our
+answer against the referee's list of valid actions (an arena with other rules still gets a legal
+answer). Diagnostics go to stderr, as the arena expects.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TextIO
+
+HELP = "play Ultimate over stdin/stdout in the CodinGame bot protocol (for bot arenas)"
+
+DEFAULT_THINK_MS = 90  # the arena allows 100 ms a turn; keep a margin for reading and writing
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--think-ms",
+        type=int,
+        default=DEFAULT_THINK_MS,
+        help=f"time to think per move in ms (default {DEFAULT_THINK_MS})",
+    )
+    parser.add_argument(
+        "--level",
+        choices=["easy", "medium", "hard", "max"],
+        default="max",
+        help="playing strength (default max)",
+    )
+    parser.add_argument("--seed", type=int, help="make the choices repeatable")
+
+
+def cell_from_row_col(row: int, col: int) -> str:
+    """`0 0` is `a9`, the top-left cell; `8 8` is `i1`.
+
+    >>> cell_from_row_col(0, 0), cell_from_row_col(4, 4), cell_from_row_col(8, 8)
+    ('a9', 'e5', 'i1')
+    """
+    return f"{chr(ord('a') + col)}{9 - row}"
+
+
+def row_col_from_cell(cell: str) -> tuple[int, int]:
+    """The inverse of `cell_from_row_col`.
+
+    >>> row_col_from_cell("a9"), row_col_from_cell("i1")
+    ((0, 0), (8, 8))
+    """
+    return 9 - int(cell[1:]), ord(cell[0]) - ord("a")
+
+
+def play_protocol(
+    stdin: TextIO, stdout: TextIO, *, think_ms: int, level: str, seed: int | None
+) -> int:
+    """Play one game turn by turn until the referee stops talking."""
+    import tictactoe
+    from tictactoe.engine import best_move, warm_up
+
+    warm_up()  # the arena gives the first turn more time; spend it loading the kernels
+    game = tictactoe.new_game("ultimate")
+    turn = 0
+    while True:
+        header = stdin.readline()
+        if not header:
+            return 0
+        row, col = (int(v) for v in header.split())
+        count = int(stdin.readline())
+        valid = []
+        for _ in range(count):
+            r, c = (int(v) for v in stdin.readline().split())
+            valid.append(cell_from_row_col(r, c))
+        if row >= 0:
+            game = game.play(cell_from_row_col(row, col))
+        move = best_move(game, level, think_ms=think_ms, seed=None if seed is None else seed + turn)
+        if valid and move not in valid:
+            print(
+                f"our move {move} is not among the referee's; playing {valid[0]}", file=sys.stderr
+            )
+            move = valid[0]
+        game = game.play(move)
+        r, c = row_col_from_cell(move)
+        stdout.write(f"{r} {c}\n")
+        stdout.flush()
+        turn += 1
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.think_ms <= 0:
+        raise SystemExit("tictactoe engine: --think-ms must be positive")
+    return play_protocol(
+        sys.stdin, sys.stdout, think_ms=args.think_ms, level=args.level, seed=args.seed
+    )
