@@ -19,6 +19,11 @@ class DuplicateTableError(Exception):
     """A table with that id exists already."""
 
 
+class StorageUnavailableError(Exception):
+    """The database could not be reached (or went away mid-transaction): nothing was written by
+    this call, or the transaction's outcome is that of the database (never half of it)."""
+
+
 @dataclass(frozen=True, slots=True)
 class SeatRecord:
     """Who holds a mark: hashes of the seat token and of the browser's cookie, or the computer."""

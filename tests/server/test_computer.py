@@ -1,0 +1,73 @@
+"""Tables against the computer: it replies from its worker process, moves first when it has X,
+and always agrees to a rematch."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from tictactoe.server.app import create_app
+from tictactoe.server.settings import Settings
+
+
+@pytest.fixture(scope="module")
+def computer_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    # One app for the module: the worker process starts once.
+    path: Path = tmp_path_factory.mktemp("computer") / "t.db"
+    settings = Settings(database_url=f"sqlite:///{path}", computer_think_ms=20)
+    with TestClient(create_app(settings)) as client:
+        yield client
+
+
+def wait_for_computer(client: TestClient, table_id: str) -> dict[str, Any]:
+    table = client.app.state.tables._open[table_id]  # type: ignore[attr-defined]
+    client.portal.call(table.wait_for_computer)  # type: ignore[union-attr]
+    table_json: dict[str, Any] = client.get(f"/api/tables/{table_id}").json()
+    return table_json
+
+
+def test_computer_replies_to_a_move(
+    computer_client: TestClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    created = computer_client.post(
+        "/api/tables", json={"variant": "ultimate", "opponent": "computer", "level": "easy"}
+    ).json()
+    assert created["seat"] == "x"
+    table = computer_client.get(f"/api/tables/{created['id']}").json()
+    assert table["seats"]["o"] == {"taken": True, "connected": True, "computer": True}
+    assert table["opponent"] == "computer" and table["level"] == "easy"
+    computer_client.post(
+        f"/api/tables/{created['id']}/moves",
+        json={"move": "e5"},
+        headers={"Authorization": f"Bearer {created['token']}"},
+    )
+    table = wait_for_computer(computer_client, created["id"])
+    assert len(table["moves"]) == 2 and table["turn"] == "x"
+    assert table["moves"][1].startswith(("d", "e", "f"))  # sent to the centre board
+    assert "engine failed" not in caplog.text  # the engine itself answered
+
+
+def test_computer_with_x_moves_first(computer_client: TestClient) -> None:
+    created = computer_client.post(
+        "/api/tables", json={"variant": "standard", "opponent": "computer", "first": "friend"}
+    ).json()
+    assert created["seat"] == "o"
+    table = wait_for_computer(computer_client, created["id"])
+    assert len(table["moves"]) == 1 and table["turn"] == "o"
+    assert table["level"] == "medium"
+
+
+def test_computer_agrees_to_a_rematch_and_then_moves_first(computer_client: TestClient) -> None:
+    created = computer_client.post(
+        "/api/tables", json={"variant": "standard", "opponent": "computer", "first": "me"}
+    ).json()
+    auth = {"Authorization": f"Bearer {created['token']}"}
+    computer_client.post(f"/api/tables/{created['id']}/resign", headers=auth)
+    table = computer_client.post(f"/api/tables/{created['id']}/rematch", headers=auth).json()
+    assert table["game"] == 2 and table["score"] == {"x": 1, "o": 0, "draws": 0}
+    table = wait_for_computer(computer_client, created["id"])
+    assert len(table["moves"]) == 1 and table["turn"] == "o"

@@ -1,0 +1,92 @@
+"""A real restart: `tictactoe serve` killed with SIGKILL mid-game loses no committed move, and the
+game goes on after it starts again with the same seat tokens."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@contextmanager
+def serve(database: Path, port: int) -> Iterator[subprocess.Popen[bytes]]:
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "tictactoe.cli",
+            "serve",
+            "--port",
+            str(port),
+            "--database",
+            f"sqlite:///{database}",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                httpx.get(f"http://127.0.0.1:{port}/openapi.json", timeout=1).raise_for_status()
+                break
+            except httpx.HTTPError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    output = process.stdout.read() if process.stdout else b""
+                    raise AssertionError(f"the server did not start:\n{output.decode()}") from None
+                time.sleep(0.1)
+        yield process
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait(timeout=10)
+
+
+def test_sigkill_mid_game_loses_no_committed_move(tmp_path: Path) -> None:
+    database, port = tmp_path / "tables.db", free_port()
+    base = f"http://127.0.0.1:{port}"
+    with serve(database, port) as server:
+        first_line = server.stdout.readline().decode() if server.stdout else ""
+        assert f"http://127.0.0.1:{port}/" in first_line  # the address to open
+        created = httpx.post(f"{base}/api/tables", json={"variant": "ultimate"}).json()
+        table_url = f"{base}/api/tables/{created['id']}"
+        guest = httpx.post(f"{table_url}/seats").json()
+        tokens = {created["seat"]: created["token"], guest["seat"]: guest["token"]}
+        for move in "e5 e4 d2 a4".split():
+            turn = httpx.get(table_url).json()["turn"]
+            answer = httpx.post(
+                f"{table_url}/moves",
+                json={"move": move},
+                headers={"Authorization": f"Bearer {tokens[turn]}"},
+            )
+            assert answer.status_code == 200
+        before = answer.json()
+        os.kill(server.pid, signal.SIGKILL)
+        server.wait(timeout=10)
+
+    with serve(database, port):
+        after = httpx.get(table_url).json()
+        assert after["record"] == "e5 e4 d2 a4"
+        assert after["version"] == before["version"] and after["turn"] == "x"
+        answer = httpx.post(
+            f"{table_url}/moves",
+            json={"move": "b2", "version": after["version"]},
+            headers={"Authorization": f"Bearer {tokens['x']}"},
+        )
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["record"] == "e5 e4 d2 a4 b2"

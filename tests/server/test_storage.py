@@ -1,0 +1,177 @@
+"""The storage suite: every `Storage` implementation must pass it (add PostgreSQL to `STORES`)."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from tictactoe.server.storage import (
+    DuplicateTableError,
+    MoveRecord,
+    SeatRecord,
+    StaleVersionError,
+    Storage,
+    TableRecord,
+    open_storage,
+)
+from tictactoe.server.storage.sql import SQLStorage
+
+STORES = ["memory", "sqlite"]
+
+
+def database_url(kind: str, tmp_path: Path) -> str:
+    return "memory://" if kind == "memory" else f"sqlite:///{tmp_path / 'store.db'}"
+
+
+@pytest.fixture(params=STORES)
+async def storage(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Storage]:
+    store = open_storage(database_url(request.param, tmp_path))
+    await store.start()
+    yield store
+    await store.close()
+
+
+def a_table(table_id: str = "TableIdTableIdTableId1", **changes: object) -> TableRecord:
+    record = TableRecord(
+        id=table_id,
+        variant="ultimate",
+        size=9,
+        line=3,
+        opponent="friend",
+        level=None,
+        game_number=1,
+        moves=(),
+        result=None,
+        ended_by=None,
+        version=1,
+        x=SeatRecord("a" * 64, "c" * 64),
+        o=SeatRecord(),
+        score_x=0,
+        score_o=0,
+        draws=0,
+        rematch_x=False,
+        rematch_o=False,
+        created_at=1.0,
+        updated_at=1.0,
+    )
+    return dataclasses.replace(record, **changes)  # type: ignore[arg-type]
+
+
+def moved(table: TableRecord, move: str) -> tuple[TableRecord, MoveRecord]:
+    after = dataclasses.replace(table, moves=(*table.moves, move), version=table.version + 1)
+    return after, MoveRecord(table.id, table.game_number, len(after.moves), move, 2.0)
+
+
+async def test_created_table_loads_back_equal(storage: Storage) -> None:
+    table = a_table(o=SeatRecord(computer=True), opponent="computer", level="max")
+    await storage.create(table)
+    assert await storage.load(table.id) == table
+
+
+async def test_unknown_table_loads_as_none(storage: Storage) -> None:
+    assert await storage.load("NoSuchTableNoSuchTable") is None
+
+
+async def test_creating_the_same_id_twice_is_refused(storage: Storage) -> None:
+    await storage.create(a_table())
+    with pytest.raises(DuplicateTableError):
+        await storage.create(a_table())
+
+
+async def test_save_at_the_expected_version_replaces_and_logs_the_move(storage: Storage) -> None:
+    table = a_table()
+    await storage.create(table)
+    after, move = moved(table, "e5")
+    await storage.save(after, expected_version=1, move=move)
+    assert await storage.load(table.id) == after
+    assert await storage.moves(table.id) == [move]
+
+
+async def test_save_at_a_stale_version_writes_nothing(storage: Storage) -> None:
+    table = a_table()
+    await storage.create(table)
+    first, first_move = moved(table, "e5")
+    await storage.save(first, expected_version=1, move=first_move)
+    rival, rival_move = moved(table, "a1")
+    with pytest.raises(StaleVersionError):
+        await storage.save(rival, expected_version=1, move=rival_move)
+    assert await storage.load(table.id) == first
+    assert await storage.moves(table.id) == [first_move]
+
+
+async def test_concurrent_saves_of_one_version_land_exactly_once(storage: Storage) -> None:
+    table = a_table()
+    await storage.create(table)
+    attempts = [moved(table, move) for move in ("e5", "a1", "i9", "b2", "c3")]
+
+    async def attempt(after: TableRecord, move: MoveRecord) -> bool:
+        try:
+            await storage.save(after, expected_version=1, move=move)
+        except StaleVersionError:
+            return False
+        return True
+
+    landed = await asyncio.gather(*(attempt(after, move) for after, move in attempts))
+    assert sum(landed) == 1
+    assert len(await storage.moves(table.id)) == 1
+    assert (await storage.load(table.id)).version == 2  # type: ignore[union-attr]
+
+
+async def test_save_of_an_unknown_table_is_stale(storage: Storage) -> None:
+    with pytest.raises(StaleVersionError):
+        await storage.save(a_table(), expected_version=1)
+
+
+async def test_moves_are_listed_in_playing_order_across_games(storage: Storage) -> None:
+    table = a_table()
+    await storage.create(table)
+    for move in ("e5", "e4", "d3"):
+        after, record = moved(table, move)
+        await storage.save(after, expected_version=table.version, move=record)
+        table = after
+    second = dataclasses.replace(table, game_number=2, moves=(), version=table.version + 1)
+    await storage.save(second, expected_version=table.version)
+    after, record = moved(second, "a1")
+    await storage.save(after, expected_version=second.version, move=record)
+    assert [(m.game_number, m.ply, m.move) for m in await storage.moves(table.id)] == [
+        (1, 1, "e5"),
+        (1, 2, "e4"),
+        (1, 3, "d3"),
+        (2, 1, "a1"),
+    ]
+
+
+async def test_table_is_found_by_a_seat_token_hash(storage: Storage) -> None:
+    await storage.create(a_table("TableOneTableOneTable1", x=SeatRecord("1" * 64)))
+    await storage.create(a_table("TableTwoTableTwoTable2", o=SeatRecord("2" * 64)))
+    assert await storage.find_table_by_token_hash("2" * 64) == "TableTwoTableTwoTable2"
+    assert await storage.find_table_by_token_hash("1" * 64) == "TableOneTableOneTable1"
+    assert await storage.find_table_by_token_hash("3" * 64) is None
+
+
+async def test_sqlite_keeps_tables_across_reopening(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'again.db'}"
+    store = SQLStorage(url)
+    await store.start()
+    table = a_table()
+    await store.create(table)
+    after, move = moved(table, "e5")
+    await store.save(after, expected_version=1, move=move)
+    await store.close()
+    reopened = SQLStorage(url)
+    await reopened.start()  # migrations are already at head: nothing to do, nothing lost
+    assert await reopened.load(table.id) == after
+    await reopened.close()
+
+
+async def test_sqlite_runs_in_wal_mode(tmp_path: Path) -> None:
+    store = SQLStorage(f"sqlite:///{tmp_path / 'wal.db'}")
+    await store.start()
+    async with store.engine.connect() as connection:
+        mode = (await connection.exec_driver_sql("PRAGMA journal_mode")).scalar()
+    await store.close()
+    assert mode == "wal"
