@@ -1,0 +1,66 @@
+"""axe-core (from npm, see tests/browser/package.json) finds no serious or critical accessibility
+violation on any page in any language, in light and dark; and every page says its language."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import BrowserContext, Page, expect
+
+NewContext = Callable[..., BrowserContext]
+AXE = Path(__file__).parent / "node_modules" / "axe-core" / "axe.min.js"
+LANGUAGES = ["en", "el", "fi", "sv", "cs"]
+PAGES = ["/", "/games/standard", "/games/ultimate"]
+
+
+def serious_violations(page: Page) -> list[str]:
+    assert AXE.is_file(), "axe-core is missing: run scripts/setup"
+    page.add_script_tag(path=str(AXE))
+    found: list[dict[str, object]] = page.evaluate(
+        """async () => (await axe.run(document, {resultTypes: ["violations"]})).violations
+             .filter(v => v.impact === "serious" || v.impact === "critical")
+             .map(v => ({id: v.id, impact: v.impact,
+                         nodes: v.nodes.map(n => n.target.join(" "))}))"""
+    )
+    return [f"{v['id']} ({v['impact']}): {v['nodes']}" for v in found]
+
+
+def a_table_mid_game(new_context: NewContext) -> str:
+    """An Ultimate table some moves in, seen from a third browser."""
+    context = new_context()
+    created = context.request.post("/api/tables", data={"variant": "ultimate", "first": "me"})
+    assert created.ok
+    table = created.json()
+    guest = new_context().request.post(f"/api/tables/{table['id']}/seats")
+    assert guest.ok
+    tokens = {table["seat"]: table["token"], guest.json()["seat"]: guest.json()["token"]}
+    state = context.request.get(f"/api/tables/{table['id']}").json()
+    for _ in range(12):
+        mover = state["turn"]
+        move = sorted(state["legal_moves"])[0]
+        response = context.request.post(
+            f"/api/tables/{table['id']}/moves",
+            data={"move": move},
+            headers={"Authorization": f"Bearer {tokens[mover]}"},
+        )
+        assert response.ok, response.text()
+        state = response.json()
+    return str(table["url"])
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_serious_accessibility_violations_on_any_page(
+    new_context: NewContext, language: str
+) -> None:
+    table_url = a_table_mid_game(new_context)
+    for scheme in ("light", "dark"):
+        page = new_context(color_scheme=scheme).new_page()
+        for path in [*PAGES, table_url]:
+            separator = "&" if "?" in path else "?"
+            page.goto(f"{path}{separator}lang={language}")
+            expect(page.locator("html")).to_have_attribute("lang", language)
+            if path == table_url:
+                expect(page.locator("[data-board] button[data-move]")).to_have_count(81)
+            assert serious_violations(page) == [], f"{path} in {language}, {scheme}"
