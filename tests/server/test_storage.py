@@ -1,4 +1,5 @@
-"""The storage suite: every `Storage` implementation must pass it (add PostgreSQL to `STORES`)."""
+"""The storage suite: every `Storage` implementation must pass it: in memory, SQLite, and
+PostgreSQL (a private cluster from tests/conftest.py)."""
 
 from __future__ import annotations
 
@@ -20,16 +21,19 @@ from tictactoe.server.storage import (
 )
 from tictactoe.server.storage.sql import SQLStorage
 
-STORES = ["memory", "sqlite"]
+STORES = ["memory", "sqlite", "postgresql"]
 
 
-def database_url(kind: str, tmp_path: Path) -> str:
+def database_url(kind: str, tmp_path: Path, request: pytest.FixtureRequest) -> str:
+    if kind == "postgresql":
+        url: str = request.getfixturevalue("postgres_url")  # a fresh database on the cluster
+        return url
     return "memory://" if kind == "memory" else f"sqlite:///{tmp_path / 'store.db'}"
 
 
 @pytest.fixture(params=STORES)
 async def storage(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Storage]:
-    store = open_storage(database_url(request.param, tmp_path))
+    store = open_storage(database_url(request.param, tmp_path, request))
     await store.start()
     yield store
     await store.close()

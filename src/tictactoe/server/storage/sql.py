@@ -1,18 +1,23 @@
-"""Tables in an SQL database through SQLAlchemy 2 (async): SQLite now, PostgreSQL the same way.
+"""Tables in an SQL database through SQLAlchemy 2 (async): SQLite (aiosqlite) or PostgreSQL
+(asyncpg), with the same schema and the same migrations.
 
 Each save is one short transaction: `UPDATE tables ... WHERE id = ? AND version = ?` and the move
 insert; zero rows updated means another writer got there first, and the transaction rolls back.
+A database that cannot be reached raises `StorageUnavailableError` (the server answers 503).
 """
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy import event
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from tictactoe.server.storage import (
@@ -20,6 +25,7 @@ from tictactoe.server.storage import (
     MoveRecord,
     SeatRecord,
     StaleVersionError,
+    StorageUnavailableError,
     TableRecord,
 )
 from tictactoe.server.storage.migrate import upgrade_to_head
@@ -51,6 +57,27 @@ def _set_sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA busy_timeout=5000")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
+
+
+# Any lock id will do, as long as every process migrating this schema uses the same one.
+_MIGRATION_LOCK = 0x7474_7431
+
+
+@asynccontextmanager
+async def _unavailable_on_failure() -> AsyncIterator[None]:
+    """Turns "the database is not there" (refused, restarting, connection dropped, pool
+    exhausted) into `StorageUnavailableError`; the transaction, if any, was rolled back or never
+    reached the database."""
+    try:
+        yield
+    except IntegrityError:
+        raise
+    except (TimeoutError, OperationalError, InterfaceError, PoolTimeoutError, OSError) as e:
+        raise StorageUnavailableError(str(e).splitlines()[0] if str(e) else type(e).__name__) from e
+    except DBAPIError as error:
+        if error.connection_invalidated or "connection" in str(error).lower():
+            raise StorageUnavailableError(str(error).splitlines()[0]) from error
+        raise
 
 
 def _row_values(table: TableRecord) -> dict[str, Any]:
@@ -123,11 +150,28 @@ class SQLStorage:
         url = make_url(self.database_url)
         if url.drivername.startswith("sqlite") and url.database and url.database != ":memory:":
             Path(url.database).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_async_engine(async_database_url(self.database_url))
-        if engine.dialect.name == "sqlite":
+        if url.drivername.startswith("sqlite"):
+            engine = create_async_engine(async_database_url(self.database_url))
             event.listen(engine.sync_engine, "connect", _set_sqlite_pragmas)
+        else:
+            # pre_ping: after the database restarts, pooled connections are dead; test each one
+            # as it is checked out rather than failing the first request on each.
+            # pool_timeout: a request waiting longer than this for a connection gets a 503.
+            engine = create_async_engine(
+                async_database_url(self.database_url),
+                pool_pre_ping=True,
+                pool_size=10,
+                max_overflow=10,
+                pool_timeout=10,
+            )
         self._engine = engine
-        async with engine.begin() as connection:
+        async with _unavailable_on_failure(), engine.begin() as connection:
+            if engine.dialect.name == "postgresql":
+                # Processes starting together would race to create the tables: the first to
+                # take this lock migrates, the others wait and then find nothing left to do.
+                await connection.execute(
+                    sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK}
+                )
             await connection.run_sync(upgrade_to_head)
 
     async def close(self) -> None:
@@ -137,13 +181,13 @@ class SQLStorage:
 
     async def create(self, table: TableRecord) -> None:
         try:
-            async with self.engine.begin() as connection:
+            async with _unavailable_on_failure(), self.engine.begin() as connection:
                 await connection.execute(tables.insert().values(id=table.id, **_row_values(table)))
         except IntegrityError as error:
             raise DuplicateTableError(table.id) from error
 
     async def load(self, table_id: str) -> TableRecord | None:
-        async with self.engine.connect() as connection:
+        async with _unavailable_on_failure(), self.engine.connect() as connection:
             result = await connection.execute(tables.select().where(tables.c.id == table_id))
             row = result.first()
         return None if row is None else _record_from_row(row)
@@ -157,7 +201,7 @@ class SQLStorage:
             .values(**_row_values(table))
         )
         try:
-            async with self.engine.begin() as connection:
+            async with _unavailable_on_failure(), self.engine.begin() as connection:
                 result = await connection.execute(statement)
                 if result.rowcount != 1:
                     # Leaving the block by an exception rolls the transaction back.
@@ -179,7 +223,7 @@ class SQLStorage:
         statement = sa.select(tables.c.id).where(
             sa.or_(tables.c.x_token_hash == token_hash, tables.c.o_token_hash == token_hash)
         )
-        async with self.engine.connect() as connection:
+        async with _unavailable_on_failure(), self.engine.connect() as connection:
             return (await connection.execute(statement)).scalar()
 
     async def moves(self, table_id: str) -> list[MoveRecord]:
@@ -188,7 +232,7 @@ class SQLStorage:
             .where(moves.c.table_id == table_id)
             .order_by(moves.c.game_number, moves.c.ply)
         )
-        async with self.engine.connect() as connection:
+        async with _unavailable_on_failure(), self.engine.connect() as connection:
             rows = (await connection.execute(statement)).all()
         return [
             MoveRecord(row.table_id, row.game_number, row.ply, row.move, row.played_at)

@@ -1,0 +1,91 @@
+"""PostgreSQL beyond the shared storage suite: processes migrating at once, and a database that is
+unreachable or restarts under a running store."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from collections.abc import Iterator
+
+import pytest
+from tests.scaleout.services import PostgresCluster, free_port
+
+from tictactoe.server.storage import MoveRecord, SeatRecord, StorageUnavailableError, TableRecord
+from tictactoe.server.storage.sql import SQLStorage
+
+
+def a_table(table_id: str) -> TableRecord:
+    return TableRecord(
+        id=table_id,
+        variant="standard",
+        size=3,
+        line=3,
+        opponent="friend",
+        level=None,
+        game_number=1,
+        moves=(),
+        result=None,
+        ended_by=None,
+        version=1,
+        x=SeatRecord("a" * 64),
+        o=SeatRecord("b" * 64),
+        score_x=0,
+        score_o=0,
+        draws=0,
+        rematch_x=False,
+        rematch_o=False,
+        created_at=1.0,
+        updated_at=1.0,
+    )
+
+
+@pytest.fixture
+def private_cluster() -> Iterator[PostgresCluster]:
+    """A cluster of this test's own, which it may stop and start."""
+    cluster = PostgresCluster()
+    try:
+        cluster.start()
+        yield cluster
+    finally:
+        cluster.remove()
+
+
+async def test_processes_starting_together_migrate_once(postgres_url: str) -> None:
+    stores = [SQLStorage(postgres_url) for _ in range(4)]
+    await asyncio.gather(*(store.start() for store in stores))
+    try:
+        await stores[0].create(a_table("SharedTableSharedTable1"))
+        assert (await stores[3].load("SharedTableSharedTable1")) is not None
+    finally:
+        await asyncio.gather(*(store.close() for store in stores))
+
+
+async def test_unreachable_database_raises_storage_unavailable() -> None:
+    store = SQLStorage(f"postgresql://postgres@127.0.0.1:{free_port()}/nowhere")
+    with pytest.raises(StorageUnavailableError):
+        await store.start()
+    await store.close()
+
+
+async def test_store_fails_clearly_while_the_database_is_down_and_recovers_after(
+    private_cluster: PostgresCluster,
+) -> None:
+    store = SQLStorage(private_cluster.url())
+    await store.start()
+    try:
+        table = a_table("RestartTableRestartTab1")
+        await store.create(table)
+        private_cluster.stop()
+        after = dataclasses.replace(table, moves=("b2",), version=2)
+        move = MoveRecord(table.id, 1, 1, "b2", 2.0)
+        with pytest.raises(StorageUnavailableError):
+            await store.save(after, expected_version=1, move=move)
+        with pytest.raises(StorageUnavailableError):
+            await store.load(table.id)
+        private_cluster.start()
+        # Nothing of the failed save was written, and the pool's dead connections are replaced.
+        assert await store.load(table.id) == table
+        await store.save(after, expected_version=1, move=move)
+        assert await store.moves(table.id) == [move]
+    finally:
+        await store.close()
