@@ -197,3 +197,23 @@ def test_the_table_page_is_light_and_loads_nothing_from_elsewhere(
     }
     assert any(url.endswith(".css") or ".css?" in url for url in sizes), sizes
     assert sum(sizes.values()) <= 60 * 1024, sizes
+
+
+def test_the_tab_title_says_when_it_becomes_your_turn_while_the_tab_is_hidden(
+    new_context: NewContext,
+) -> None:
+    alice = create_table(new_context(), variant="standard", size="3", first="friend")
+    bob = join(new_context(), alice.url)
+    title = alice.title()
+    # Alice switches to another tab: the page now reports itself hidden.
+    alice.evaluate("() => Object.defineProperty(document, 'hidden', {get: () => true, configurable: true})")
+    bob.locator("[data-board] button[data-move='b2']").click()
+    expect(alice.locator("[data-board] button[data-move='b2']")).to_have_text("X")
+    expect(alice).to_have_title(re.compile(r"^● Your move · "))
+    alice.evaluate(
+        """() => {
+            Object.defineProperty(document, 'hidden', {get: () => false});
+            document.dispatchEvent(new Event('visibilitychange'));
+        }"""
+    )
+    expect(alice).to_have_title(title)
