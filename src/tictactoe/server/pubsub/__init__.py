@@ -1,7 +1,9 @@
-"""Fan-out of table changes: one small interface, `PubSub`, with an in-process implementation.
+"""Fan-out of table changes: one small interface, `PubSub`, in-process or on Redis.
 
 A message is a string published on a channel (one channel per table); every subscriber of that
-channel, in this process or (with Redis, later) in any other, gets it in publication order.
+channel, in this process or (with Redis) in any other, gets it in publication order. A bus that
+may lose messages (Redis while a connection is down) tells each subscriber so afterwards with the
+message `RESYNC`, and the subscriber re-reads the state from storage.
 """
 
 from __future__ import annotations
@@ -11,6 +13,9 @@ from typing import Protocol
 
 Callback = Callable[[str], None]
 Unsubscribe = Callable[[], Awaitable[None]]
+
+# "Messages on this channel may have been lost": never a message of ours (those are not empty).
+RESYNC = ""
 
 
 class PubSub(Protocol):
@@ -30,13 +35,17 @@ class PubSub(Protocol):
 
 
 def open_pubsub(redis_url: str | None) -> PubSub:
-    """The pub/sub for the settings: in-process without a Redis URL.
+    """The pub/sub for the settings: in-process without a Redis URL, else Redis.
 
     >>> type(open_pubsub(None)).__name__
     'MemoryPubSub'
+    >>> type(open_pubsub("redis://127.0.0.1:6379/0")).__name__
+    'RedisPubSub'
     """
     if redis_url is None:
         from tictactoe.server.pubsub.memory import MemoryPubSub
 
         return MemoryPubSub()
-    raise ValueError("Redis pub/sub is not available yet: run without --redis")
+    from tictactoe.server.pubsub.redis import RedisPubSub
+
+    return RedisPubSub(redis_url)
