@@ -9,6 +9,7 @@ const POSITIONS = [
   "bottom-left", "bottom-middle", "bottom-right",
 ];
 const FILES = "abcdefghijklmnopqrstuvwxyz";
+const LEVELS = { easy: "Easy", medium: "Medium", hard: "Hard", max: "Strongest" };
 const boardName = (i) => t(`${POSITIONS[i]} board`);
 const mustPlayIn = (i) => t(`must play in the ${POSITIONS[i]} board`);
 const sendsTo = (i) =>
@@ -300,7 +301,7 @@ function renderPlayers(tbl) {
     const row = page.querySelector(`[data-player="${mark}"]`);
     const info = tbl.seats?.[mark] ?? {};
     let name = t("Player");
-    if (info.computer) name = t("Computer");
+    if (info.computer) name = tbl.level in LEVELS ? `${t("Computer")} · ${t(LEVELS[tbl.level])}` : t("Computer");
     else if (!info.taken) name = t("Free seat");
     else if (mark === seat) name = t("You");
     else if (isPlayer()) name = t("Your opponent");
