@@ -244,7 +244,7 @@ def search(
                 if chunk <= 0:
                     break
             started = time.perf_counter()
-            if started >= deadline:
+            if started >= deadline and total > 0:  # one iteration at least: it expands the root
                 break
             total += run_iterations(root, *args, chunk, exploration, informed, solver)
             took = time.perf_counter() - started

@@ -1,0 +1,126 @@
+"""Ladder: the engine's levels against each other and against a plain UCT baseline, on Ultimate.
+
+Each pairing plays random two-ply openings twice, colours swapped, under our rules (a game with
+no possible big line is a draw). Prints each pairing's score and the Elo difference with a 95%
+error bar.
+
+    uv run --frozen python bench/ladder.py --games 20 --think-ms 100
+    uv run --frozen python bench/ladder.py --pairs "mcts(c=0.5):mcts(c=1.0)" --think-ms 30
+
+A player is a level (`easy`, `medium`, `hard`, `max`), `uct` (random playouts, no solver, the
+same time as `max`), or `mcts(key=value,...)` with keys `c` (exploration), `informed` and
+`solver` (0/1), for tuning `max`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import time
+from collections.abc import Callable
+
+import tictactoe
+from tictactoe.engine import best_move, warm_up
+from tictactoe.engine import ultimate_search as us
+from tictactoe.engine.position import ultimate_cell_name, ultimate_state
+from tictactoe.engine.progress import Progress
+
+DEFAULT_PAIRS = "easy:medium,medium:hard,hard:max,uct:max"
+
+Player = Callable[[tictactoe.Game, int], str]
+
+
+def make_player(spec: str, think_ms: int) -> Player:
+    if spec in ("easy", "medium", "hard", "max"):
+        return lambda game, seed: best_move(game, spec, think_ms=think_ms)
+    if spec == "uct":
+        spec = "mcts(c=0.7,informed=0,solver=0)"
+    if spec.startswith("mcts(") and spec.endswith(")"):
+        options = dict(item.split("=") for item in spec[5:-1].split(",") if item)
+        c = float(options.get("c", 0.7))
+        informed = options.get("informed", "1") == "1"
+        solver = options.get("solver", "1") == "1"
+
+        def play(game: tictactoe.Game, seed: int) -> str:
+            deadline = time.perf_counter() + think_ms / 1000
+            result = us.search(
+                ultimate_state(game),
+                deadline=deadline,
+                seed=seed,
+                exploration=c,
+                informed=informed,
+                solver=solver,
+            )
+            return ultimate_cell_name(result.cell)
+
+        return play
+    raise SystemExit(f"unknown player {spec!r}")
+
+
+def play_game(x: Player, o: Player, opening: list[str], rng: random.Random) -> str:
+    game = tictactoe.Game.from_record("ultimate", " ".join(opening))
+    while not game.is_over:
+        mover = x if game.turn == "x" else o
+        game = game.play(mover(game, rng.getrandbits(32)))
+    assert game.result is not None
+    return game.result
+
+
+def elo(score: float, games: int, points: list[float]) -> tuple[float, float, float]:
+    """Elo difference for a score fraction, with a 95% interval from the per-game variance."""
+
+    def to_elo(p: float) -> float:
+        p = min(max(p, 0.5 / games), 1 - 0.5 / games)
+        return -400 * math.log10(1 / p - 1)
+
+    mean = score
+    variance = sum((p - mean) ** 2 for p in points) / max(len(points) - 1, 1)
+    margin = 1.96 * math.sqrt(variance / len(points))
+    return to_elo(mean), to_elo(mean - margin), to_elo(mean + margin)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pairs", default=DEFAULT_PAIRS, help="A:B pairings, comma-separated")
+    parser.add_argument("--games", type=int, default=20, help="games per pairing (even)")
+    parser.add_argument("--think-ms", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    warm_up()
+    rng = random.Random(args.seed)
+    pairs = [pair.split(":") for pair in args.pairs.split(",")]
+    rows = []
+    for a_spec, b_spec in pairs:
+        a, b = make_player(a_spec, args.think_ms), make_player(b_spec, args.think_ms)
+        points: list[float] = []  # B's points per game
+        wins = draws = losses = 0
+        with Progress(f"{b_spec} vs {a_spec}", total=args.games) as progress:
+            for _ in range(args.games // 2):
+                start = tictactoe.new_game("ultimate")
+                first = rng.choice(start.legal_moves())
+                second = rng.choice(start.play(first).legal_moves())
+                for b_is_x in (True, False):
+                    x, o = (b, a) if b_is_x else (a, b)
+                    result = play_game(x, o, [first, second], rng)
+                    b_mark = "x" if b_is_x else "o"
+                    point = 0.5 if result == "draw" else float(result == b_mark)
+                    points.append(point)
+                    wins += point == 1.0
+                    draws += point == 0.5
+                    losses += point == 0.0
+                    progress.advance(note=f"{sum(points)}/{len(points)}")
+        score = sum(points) / len(points)
+        diff, low, high = elo(score, len(points), points)
+        rows.append((b_spec, a_spec, wins, draws, losses, score, diff, low, high))
+    print(f"ladder: {args.games} games per pairing, {args.think_ms} ms a move, seed {args.seed}")
+    print(f"{'player':<32} {'opponent':<32} {'W-D-L':>9} {'score':>6}  Elo (95%)")
+    for b_spec, a_spec, w, d, l_, score, diff, low, high in rows:
+        print(
+            f"{b_spec:<32} {a_spec:<32} {f'{w}-{d}-{l_}':>9} {score:6.1%}"
+            f"  {diff:+5.0f} [{low:+.0f}, {high:+.0f}]"
+        )
+
+
+if __name__ == "__main__":
+    main()
