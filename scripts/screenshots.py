@@ -1,0 +1,86 @@
+"""Takes the README's screenshots of an Ultimate table mid-game, desktop and phone widths, into docs/.
+
+Usage: uv run --frozen python scripts/screenshots.py  (starts its own server on a temporary SQLite
+file and Debian's chromium; writes docs/table-ultimate-desktop.png and docs/table-ultimate-phone.png)
+"""
+
+from __future__ import annotations
+
+import random
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def main() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    base = f"http://127.0.0.1:{port}"
+    with tempfile.TemporaryDirectory() as folder:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "tictactoe.cli", "serve", "--port", str(port)]
+            + ["--database", f"sqlite:///{folder}/tables.db"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            for _ in range(100):
+                try:
+                    urllib.request.urlopen(base + "/", timeout=1)
+                    break
+                except OSError:
+                    time.sleep(0.2)
+            shoot(base)
+        finally:
+            server.terminate()
+            server.wait(timeout=10)
+    return 0
+
+
+def shoot(base: str) -> None:
+    with sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
+        host, guest = browser.new_context(), browser.new_context()
+        table = host.request.post(base + "/api/tables", data={"variant": "ultimate"}).json()
+        seat = guest.request.post(f"{base}/api/tables/{table['id']}/seats").json()
+        tokens = {table["seat"]: table["token"], seat["seat"]: seat["token"]}
+        rng = random.Random(11)
+        state = host.request.get(f"{base}/api/tables/{table['id']}").json()
+        for _ in range(44):
+            state = host.request.post(
+                f"{base}/api/tables/{table['id']}/moves",
+                data={"move": rng.choice(state["legal_moves"])},
+                headers={"Authorization": f"Bearer {tokens[state['turn']]}"},
+            ).json()
+        mover = host if table["seat"] == state["turn"] else guest
+        for name, viewport in (("desktop", (1200, 860)), ("phone", (390, 844))):
+            page = mover.new_page()
+            page.set_viewport_size({"width": viewport[0], "height": viewport[1]})
+            page.goto(table["url"])
+            page.locator("[data-board] button[data-move]:enabled").nth(1).hover()
+            page.screenshot(
+                path=str(DOCS / f"table-ultimate-{name}.png"), full_page=name == "phone"
+            )
+            page.close()
+        browser.close()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
