@@ -1,7 +1,7 @@
-"""Takes the README's screenshots of an Ultimate table mid-game, desktop and phone widths, into docs/.
+"""Takes the README's screenshots of an Ultimate table mid-game (desktop and phone) into docs/.
 
-Usage: uv run --frozen python scripts/screenshots.py  (starts its own server on a temporary SQLite
-file and Debian's chromium; writes docs/table-ultimate-desktop.png and docs/table-ultimate-phone.png)
+Usage: uv run --frozen python scripts/screenshots.py. It starts its own server on a temporary
+SQLite file, drives Debian's chromium, and writes docs/table-ultimate-{desktop,phone}.png.
 """
 
 from __future__ import annotations
@@ -35,8 +35,10 @@ def main() -> int:
     base = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as folder:
         server = subprocess.Popen(
-            [sys.executable, "-m", "tictactoe.cli", "serve", "--port", str(port)]
-            + ["--database", f"sqlite:///{folder}/tables.db"],
+            [
+                *(sys.executable, "-m", "tictactoe.cli", "serve", "--port", str(port)),
+                *("--database", f"sqlite:///{folder}/tables.db"),
+            ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
