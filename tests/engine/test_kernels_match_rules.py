@@ -150,3 +150,17 @@ def test_cell_names_round_trip() -> None:
         assert [standard_cell_index(standard_cell_name(c, size), size) for c in cells] == list(
             cells
         )
+
+
+def test_the_inlined_random_playout_plays_the_same_games_as_random_move() -> None:
+    fast_rng = np.ones(1, dtype=np.uint64)
+    slow_rng = np.ones(1, dtype=np.uint64)
+    for seed in range(500):
+        fast_rng[0] = slow_rng[0] = np.uint64(seed * 2 + 1)
+        fast = uk.new_state()
+        slow = uk.new_state()
+        result = uk.random_playout(fast, fast_rng)
+        while slow[uk.RESULT] == uk.PLAYING:
+            uk.play(slow, uk.random_move(slow, slow_rng))
+        assert result == slow[uk.RESULT]
+        assert fast[: uk.O_MASKS + 9].tolist() == slow[: uk.O_MASKS + 9].tolist()

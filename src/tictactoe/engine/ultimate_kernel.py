@@ -222,10 +222,75 @@ def winning_move(s: np.ndarray) -> int:
 
 @njit(cache=True)
 def random_playout(s: np.ndarray, rng: np.ndarray) -> int:
-    """Play uniformly random moves in place until the game ends; return the result."""
-    while s[RESULT] == PLAYING:
-        play(s, random_move(s, rng))
-    return s[RESULT]
+    """Play uniformly random moves in place until the game ends; return the result.
+
+    The hot loop of the plain search: `play` and `random_move` inlined by hand, with the
+    generator and the big-board masks in local variables rather than in arrays. It draws the
+    same random numbers as `random_move`, so the two play the same games; `s` is scratch
+    afterwards (only its marks and result are kept up to date).
+    """
+    result = s[RESULT]
+    if result != PLAYING:
+        return result
+    t = s[TURN]
+    sent = s[SENT]
+    closed = s[CLOSED]
+    big_x = s[BIG_X]
+    big_o = s[BIG_O]
+    open_cells = s[OPEN_CELLS]
+    x = rng[0]
+    multiplier = np.uint64(0x2545F4914F6CDD1D)
+    while True:
+        x ^= x >> np.uint64(12)
+        x ^= x << np.uint64(25)
+        x ^= x >> np.uint64(27)
+        r32 = int((x * multiplier) >> np.uint64(32))
+        if sent >= 0:
+            b = sent
+            empty = FULL & ~(s[b] | s[9 + b])
+            p = NTH_BIT[empty, (r32 * POPCOUNT[empty]) >> 32]
+        else:
+            r = (r32 * open_cells) >> 32
+            b = 0
+            p = 0
+            for b in range(9):
+                if (closed >> b) & 1:
+                    continue
+                empty = FULL & ~(s[b] | s[9 + b])
+                n = POPCOUNT[empty]
+                if r < n:
+                    p = NTH_BIT[empty, r]
+                    break
+                r -= n
+        own = s[t * 9 + b] | (1 << p)
+        s[t * 9 + b] = own
+        open_cells -= 1
+        if WINS[own]:
+            closed |= 1 << b
+            open_cells -= 9 - POPCOUNT[own | s[(1 - t) * 9 + b]]
+            if t == 0:
+                big_x |= 1 << b
+                if WINS[big_x]:
+                    result = X_WON
+                    break
+            else:
+                big_o |= 1 << b
+                if WINS[big_o]:
+                    result = O_WON
+                    break
+            if closed == FULL:
+                result = DRAW
+                break
+        elif own | s[(1 - t) * 9 + b] == FULL:
+            closed |= 1 << b
+            if closed == FULL:
+                result = DRAW
+                break
+        sent = -1 if (closed >> p) & 1 else p
+        t = 1 - t
+    rng[0] = x
+    s[RESULT] = result
+    return result
 
 
 @njit(cache=True)

@@ -1,0 +1,82 @@
+"""Engine speed: random Ultimate playouts per second of the kernel, kernel perft, and search
+iterations (simulations) per second of `max` and nodes per second of the standard solver.
+
+    uv run --frozen python bench/engine.py            # about 15 s
+    uv run --frozen python bench/engine.py --seconds 1
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import subprocess
+import time
+
+import tictactoe
+from tictactoe.engine import ultimate_kernel as uk
+from tictactoe.engine import ultimate_search as us
+from tictactoe.engine import warm_up
+from tictactoe.engine.perft import perft
+from tictactoe.engine.player import StandardSearch
+from tictactoe.engine.position import ultimate_state
+from tictactoe.engine.progress import Progress
+
+
+def playouts_per_second(seconds: float, informed: bool) -> float:
+    start = uk.new_state()
+    uk.playout_batch(start, 100, 1, informed)  # compiled already; this loads it
+    done, began, seed = 0, time.perf_counter(), 1
+    while time.perf_counter() - began < seconds:
+        uk.playout_batch(start, 20_000, seed, informed)
+        done += 20_000
+        seed += 1
+    return done / (time.perf_counter() - began)
+
+
+def search_iterations_per_second(seconds: float) -> float:
+    state = ultimate_state(tictactoe.Game.from_record("ultimate", "e5 e4"))
+    began = time.perf_counter()
+    result = us.search(state, deadline=began + seconds, seed=1)
+    return result.iterations / (time.perf_counter() - began)
+
+
+def standard_nodes_per_second(size: int, line: int, depth: int) -> tuple[float, int]:
+    search = StandardSearch(tictactoe.new_game("standard", size=size, line=line))
+    began = time.perf_counter()
+    search.scores(depth)
+    return search.nodes / (time.perf_counter() - began), search.nodes
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
+    args = parser.parse_args()
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True
+    ).stdout.strip()
+    print(f"machine: {platform.processor() or platform.machine()}, one core; commit {commit}")
+    began = time.perf_counter()
+    warm_up()
+    print(f"load (or compile) the kernels: {time.perf_counter() - began:.2f} s")
+    with Progress("benchmarks", total=5) as progress:
+        random_rate = playouts_per_second(args.seconds, informed=False)
+        progress.advance()
+        informed_rate = playouts_per_second(args.seconds, informed=True)
+        progress.advance()
+        began = time.perf_counter()
+        count = perft(tictactoe.new_game("ultimate"), 8)
+        perft_seconds = time.perf_counter() - began
+        progress.advance()
+        iterations = search_iterations_per_second(args.seconds)
+        progress.advance()
+        nodes, solved = standard_nodes_per_second(5, 4, 8)
+        progress.advance()
+    print(f"random playouts (Ultimate, from the start): {random_rate:,.0f}/s")
+    print(f"informed playouts (the search's policy):    {informed_rate:,.0f}/s")
+    print(f"perft ultimate 8 = {count:,} in {perft_seconds:.2f} s")
+    print(f"max search (MCTS + solver, informed playouts): {iterations:,.0f} iterations/s")
+    print(f"standard 5x5 line 4 alpha-beta, depth 8: {nodes:,.0f} nodes/s ({solved:,} nodes)")
+
+
+if __name__ == "__main__":
+    main()
