@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from sqlalchemy.engine import Engine
 
 from tictactoe.server.storage import (
     DuplicateTableError,
@@ -175,7 +176,9 @@ async def test_sqlite_keeps_tables_across_reopening(tmp_path: Path) -> None:
 async def test_sqlite_runs_in_wal_mode(tmp_path: Path) -> None:
     store = SQLStorage(f"sqlite:///{tmp_path / 'wal.db'}")
     await store.start()
-    async with store.engine.connect() as connection:
-        mode = (await connection.exec_driver_sql("PRAGMA journal_mode")).scalar()
+    engine = store.engine
+    assert isinstance(engine, Engine)  # SQLite runs inline on the event loop
+    with engine.connect() as connection:
+        mode = connection.exec_driver_sql("PRAGMA journal_mode").scalar()
     await store.close()
     assert mode == "wal"
