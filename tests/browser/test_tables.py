@@ -206,7 +206,9 @@ def test_the_tab_title_says_when_it_becomes_your_turn_while_the_tab_is_hidden(
     bob = join(new_context(), alice.url)
     title = alice.title()
     # Alice switches to another tab: the page now reports itself hidden.
-    alice.evaluate("() => Object.defineProperty(document, 'hidden', {get: () => true, configurable: true})")
+    alice.evaluate(
+        "() => Object.defineProperty(document, 'hidden', {get: () => true, configurable: true})"
+    )
     bob.locator("[data-board] button[data-move='b2']").click()
     expect(alice.locator("[data-board] button[data-move='b2']")).to_have_text("X")
     expect(alice).to_have_title(re.compile(r"^● Your move · "))
@@ -217,3 +219,24 @@ def test_the_tab_title_says_when_it_becomes_your_turn_while_the_tab_is_hidden(
         }"""
     )
     expect(alice).to_have_title(title)
+
+
+def test_resigning_takes_two_presses_and_ends_the_game_for_everyone(
+    new_context: NewContext,
+) -> None:
+    alice = create_table(new_context(), variant="ultimate", first="me")
+    bob = join(new_context(), alice.url)
+    alice.locator("[data-board] button[data-move='e5']").click()
+    expect(bob.locator("[data-board]")).to_have_attribute("data-turn", "o")
+    resign = bob.locator("[data-resign]")
+    resign.click()
+    expect(resign).to_have_text("Really resign? Press again")
+    expect(bob.locator("[data-board]")).to_have_attribute("data-result", "")
+    resign.click()
+    for page in (alice, bob):
+        expect(page.locator("[data-board]")).to_have_attribute("data-result", "x")
+        expect(page.locator("[data-status]")).to_contain_text("O resigned")
+        expect(page.locator("[data-resign]")).to_be_hidden()
+        expect(page.locator("[data-rematch]")).to_be_visible()
+    expect(alice.locator("[data-status]")).to_contain_text("You win!")
+    expect(alice.locator("[data-player=x] [data-wins]")).to_have_text("1")

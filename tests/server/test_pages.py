@@ -106,3 +106,8 @@ def test_the_home_form_works_without_javascript(client: TestClient) -> None:
     html = client.get(response.headers["location"]).text
     assert 'data-seat="o"' in html
     assert 'data-size="4"' in html
+
+
+def test_the_language_menu_keeps_the_pages_other_choices(client: TestClient) -> None:
+    html = client.get("/?variant=ultimate&opponent=computer&lang=sv").text
+    assert 'href="?variant=ultimate&amp;opponent=computer&amp;lang=cs" lang="cs"' in html

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 import jinja2
 from babel.support import NullTranslations, Translations
@@ -161,6 +162,12 @@ def templates_for(language: str) -> Jinja2Templates:
     return Jinja2Templates(env=env)
 
 
+def language_links(request: Request) -> dict[str, str]:
+    """For the language menu: this page's address in each language, other query fields kept."""
+    kept = [(key, value) for key, value in request.query_params.multi_items() if key != "lang"]
+    return {code: "?" + urlencode([*kept, ("lang", code)]) for code in LANGUAGES}
+
+
 def render(
     request: Request,
     name: str,
@@ -173,6 +180,7 @@ def render(
     page_context: dict[str, Any] = {
         "lang": language,
         "languages": LANGUAGES,
+        "language_links": language_links(request),
         "build": build_info(),
         "static_version": static_version(),
         **(context or {}),
