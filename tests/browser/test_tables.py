@@ -8,7 +8,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from playwright.sync_api import BrowserContext, Page, Response, expect
+from playwright.sync_api import BrowserContext, Page, Response, WebSocketRoute, expect
 
 NewContext = Callable[..., BrowserContext]
 
@@ -240,3 +240,50 @@ def test_resigning_takes_two_presses_and_ends_the_game_for_everyone(
         expect(page.locator("[data-rematch]")).to_be_visible()
     expect(alice.locator("[data-status]")).to_contain_text("You win!")
     expect(alice.locator("[data-player=x] [data-wins]")).to_have_text("1")
+
+
+def test_a_dropped_connection_reconnects_and_catches_up_on_missed_moves(
+    new_context: NewContext,
+) -> None:
+    alice = create_table(new_context(), variant="ultimate", first="me")
+    bob = new_context().new_page()
+    routes: list[WebSocketRoute] = []
+    cut_off = {"now": False}
+
+    def route(socket: WebSocketRoute) -> None:
+        # While cut off, the page's socket goes nowhere: it hears nothing the server says.
+        if not cut_off["now"]:
+            socket.connect_to_server()
+        routes.append(socket)
+
+    bob.route_web_socket(re.compile(r"/ws$"), route)
+    bob.goto(alice.url)
+    bob.locator("[data-join]").click()
+    expect(bob.locator("[data-board]")).to_have_attribute("data-seat", "o")
+    expect(bob.locator("[data-player=x] [data-presence]")).to_have_text("online")
+    alice.locator("[data-board] button[data-move='e5']").click()
+    bob.locator("[data-board] button[data-move='d5']").click()
+    expect(alice.locator("[data-move='d5']")).to_have_text("O")
+
+    cut_off["now"] = True
+    connections = len(routes)
+    routes[-1].close()
+    expect(bob.locator("[data-connection]")).to_contain_text("reconnecting")
+    alice.locator("[data-board] button[data-move='b5']").click()
+    expect(alice.locator("[data-board]")).to_have_attribute("data-turn", "o")
+    for _ in range(100):  # the back-off's first retry comes within a second
+        if len(routes) > connections:
+            break
+        bob.wait_for_timeout(50)
+    assert len(routes) > connections, "the page did not reconnect"
+    # That connection went nowhere, so Bob missed b5; the next real one catches up.
+    expect(bob.locator("[data-move='b5']")).to_have_text("")
+    cut_off["now"] = False
+    routes[-1].close()
+    expect(bob.locator("[data-move='b5']")).to_have_text("X")
+    expect(bob.locator("[data-connection]")).to_be_hidden()
+    expect(bob.locator("[data-board]")).to_have_attribute("data-turn", "o")
+    assert enabled_moves(bob) == set(table_of(bob, alice.url.rsplit("/", 1)[1])["legal_moves"])
+
+    alice.close()
+    expect(bob.locator("[data-player=x] [data-presence]")).to_have_text("offline")
