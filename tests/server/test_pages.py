@@ -3,12 +3,14 @@ badge, footer with version and commit), the home form's fields, and the table pa
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
 from starlette.testclient import TestClient
 
 from tictactoe.server import templating
+from tictactoe.server.templating import STATIC_DIR
 
 PAGES = ["/", "/games/standard", "/games/ultimate"]
 
@@ -111,3 +113,33 @@ def test_the_home_form_works_without_javascript(client: TestClient) -> None:
 def test_the_language_menu_keeps_the_pages_other_choices(client: TestClient) -> None:
     html = client.get("/?variant=ultimate&opponent=computer&lang=sv").text
     assert 'href="?variant=ultimate&amp;opponent=computer&amp;lang=cs" lang="cs"' in html
+
+
+def page_strings(html: str) -> dict[str, str]:
+    found = re.search(r'<script type="application/json" id="strings">(.*?)</script>', html, re.S)
+    assert found, "no strings blob"
+    strings: dict[str, str] = json.loads(found.group(1))
+    return strings
+
+
+def script_keys(name: str) -> set[str]:
+    """The English keys a script asks `t()` for, with the board phrases spelled out."""
+    source = (STATIC_DIR / name).read_text()
+    keys = set(re.findall(r'\bt\("([^"]+)"', source))
+    for template in re.findall(r"\bt\(`([^`]+)`\)", source):
+        positions = re.search(r"const POSITIONS = \[(.*?)\];", source, re.S)
+        assert positions, template
+        for position in re.findall(r'"([\w-]+)"', positions.group(1)):
+            keys.add(re.sub(r"\$\{POSITIONS\[i\]\}", position, template))
+    for value in re.findall(r'\b\w+: "([A-Z][a-z]+)"', source):  # the computer's level names
+        keys.add(value)
+    return keys
+
+
+def test_every_string_the_scripts_show_comes_translated_with_the_page(client: TestClient) -> None:
+    created = client.post("/api/tables", json={"variant": "ultimate"}).json()
+    table_strings = page_strings(client.get(f"/t/{created['id']}?lang=fi").text)
+    assert script_keys("table.js") - set(table_strings) == set()
+    assert "must play in the top-right board" in table_strings
+    home_strings = page_strings(client.get("/?lang=fi").text)
+    assert script_keys("home.js") - set(home_strings) == set()
