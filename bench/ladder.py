@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import math
 import random
+import re
 import time
 from collections.abc import Callable
 
@@ -89,7 +90,8 @@ def main() -> None:
     args = parser.parse_args()
     warm_up()
     rng = random.Random(args.seed)
-    pairs = [pair.split(":") for pair in args.pairs.split(",")]
+    # Commas inside mcts(...) belong to the player, not to the list of pairings.
+    pairs = [pair.split(":") for pair in re.split(r",(?![^()]*\))", args.pairs)]
     rows = []
     for a_spec, b_spec in pairs:
         a, b = make_player(a_spec, args.think_ms), make_player(b_spec, args.think_ms)

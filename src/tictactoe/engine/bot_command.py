@@ -1,0 +1,205 @@
+"""`tictactoe bot TABLE_URL -- COMMAND…`: seat a CodinGame-protocol program at a web table.
+
+Takes the table's free seat over the HTTP API, follows the table on its WebSocket, and on each of
+its turns tells the program the opponent's last move and the valid actions, then plays its answer.
+One program process per game (that is how arena bots expect to run); with `--games N` it asks
+for rematches (the marks swap each game) and plays N games.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
+
+if TYPE_CHECKING:
+    from asyncio.subprocess import Process
+
+HELP = "play at a web table with any program that speaks the CodinGame Ultimate protocol"
+
+ANSWER_TIMEOUT_S = 30.0
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("table_url", help="the table's link, e.g. http://127.0.0.1:8000/t/abc123")
+    parser.add_argument("--games", type=int, default=1, help="games to play (default 1)")
+    parser.add_argument(
+        "command",
+        nargs=argparse.REMAINDER,
+        help="after --: the bot program and its arguments, e.g. -- tictactoe engine",
+    )
+
+
+def split_table_url(url: str) -> tuple[str, str]:
+    """The site's base URL and the table id of a table link.
+
+    >>> split_table_url("http://127.0.0.1:8000/t/abc123")
+    ('http://127.0.0.1:8000', 'abc123')
+    >>> split_table_url("https://example.org/play/t/XyZ/")
+    ('https://example.org/play', 'XyZ')
+    """
+    parts = urlsplit(url)
+    path = parts.path.rstrip("/")
+    head, _, table_id = path.rpartition("/t/")
+    if parts.scheme not in ("http", "https") or not table_id or "/" in table_id:
+        raise ValueError(f"{url!r} is not a table link like http://host/t/<id>")
+    return f"{parts.scheme}://{parts.netloc}{head}", table_id
+
+
+def protocol_turn(table: dict[str, object]) -> str:
+    """What the program reads for this turn: the opponent's last move as `row col` (`-1 -1` when
+    it moves first), the number of valid actions, and one `row col` per action.
+
+    >>> print(protocol_turn({"last_move": "e5", "legal_moves": ["d4", "f6"]}))
+    4 4
+    2
+    5 3
+    3 5
+    """
+    from tictactoe.engine.protocol_command import row_col_from_cell
+
+    last = table.get("last_move")
+    row, col = row_col_from_cell(last) if isinstance(last, str) else (-1, -1)
+    legal = table["legal_moves"]
+    assert isinstance(legal, list)
+    cells = [row_col_from_cell(move) for move in legal]
+    return "\n".join([f"{row} {col}", str(len(cells))] + [f"{r} {c}" for r, c in cells])
+
+
+class BotProgram:
+    """The bot's process for one game, spoken to line by line."""
+
+    def __init__(self, command: list[str]) -> None:
+        self.command = command
+        self.process: Process | None = None
+
+    async def start(self) -> None:
+        import asyncio
+
+        self.process = await asyncio.create_subprocess_exec(
+            *self.command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE
+        )
+
+    async def answer(self, turn: str) -> str:
+        import asyncio
+
+        from tictactoe.engine.protocol_command import cell_from_row_col
+
+        process = self.process
+        assert process is not None and process.stdin is not None and process.stdout is not None
+        process.stdin.write(turn.encode() + b"\n")
+        await process.stdin.drain()
+        line = await asyncio.wait_for(process.stdout.readline(), ANSWER_TIMEOUT_S)
+        if not line:
+            raise RuntimeError("the bot program ended without answering")
+        row, col = (int(v) for v in line.split()[:2])
+        return cell_from_row_col(row, col)
+
+    async def stop(self) -> None:
+        process = self.process
+        self.process = None
+        if process is None:
+            return
+        if process.stdin is not None:
+            process.stdin.close()
+        try:
+            import asyncio
+
+            await asyncio.wait_for(process.wait(), 5)
+        except TimeoutError:
+            process.kill()
+            await process.wait()
+
+
+async def play_at_table(url: str, command: list[str], games: int) -> list[str]:
+    """Take the free seat at `url` and play `games` games with `command`; return each game's
+    result from the bot's side ("win", "loss" or "draw")."""
+    import json
+
+    import httpx
+    import websockets
+
+    def say(text: str) -> None:
+        print(text, file=sys.stderr, flush=True)
+
+    base, table_id = split_table_url(url)
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        answer = await http.post(f"/api/tables/{table_id}/seats")
+        if answer.status_code != 200:
+            message = answer.json().get("message", answer.text)
+            raise SystemExit(f"tictactoe bot: cannot take a seat ({answer.status_code}: {message})")
+        seat = answer.json()["seat"]
+        token = answer.json()["token"]
+    say(f"seated as {seat} at {url}")
+    ws_url = base.replace("http", "ws", 1) + f"/api/tables/{table_id}/ws?token={token}"
+    results: list[str] = []
+    bot = BotProgram(command)
+    first_game: int | None = None
+    playing: int | None = None  # the game number the bot process is playing
+    asked: dict[tuple[int, int], str] = {}  # (game, ply) → the bot's answer, asked once
+    sent_version = -1  # a frame can repeat a version (presence changes): send a move once
+    try:
+        async with websockets.connect(ws_url) as socket:
+            async for text in socket:
+                message = json.loads(text)
+                if message.get("type") == "error":
+                    say(f"refused: {message.get('message')}")
+                    continue
+                if message.get("type") != "table":
+                    continue
+                table = message["table"]
+                if table["variant"] != "ultimate":
+                    raise SystemExit("tictactoe bot: bots play ultimate tables only")
+                game = int(table["game"])
+                if first_game is None:
+                    first_game = game
+                # Rematches swap the marks: the seat's mark alternates from game to game.
+                mark = seat if (game - first_game) % 2 == 0 else ("o" if seat == "x" else "x")
+                if table["result"] is not None:
+                    if playing == game:
+                        await bot.stop()
+                        playing = None
+                        outcome = (
+                            "draw"
+                            if table["result"] == "draw"
+                            else ("win" if table["result"] == mark else "loss")
+                        )
+                        results.append(outcome)
+                        say(f"game {game}: {outcome} as {mark} ({table['record']})")
+                        if len(results) >= games:
+                            return results
+                        await socket.send(json.dumps({"type": "rematch"}))
+                    continue
+                if table["turn"] != mark:
+                    continue
+                if playing != game:
+                    await bot.stop()
+                    await bot.start()
+                    playing = game
+                if table["version"] == sent_version:
+                    continue
+                key = (game, len(table["moves"]))
+                if key not in asked:
+                    asked[key] = await bot.answer(protocol_turn(table))
+                sent_version = table["version"]
+                move = {"type": "move", "move": asked[key], "version": table["version"]}
+                await socket.send(json.dumps(move))
+    finally:
+        await bot.stop()
+    return results
+
+
+def run(args: argparse.Namespace) -> int:
+    import asyncio
+
+    command = args.command[1:] if args.command[:1] == ["--"] else args.command
+    if not command:
+        raise SystemExit("tictactoe bot: give the bot's command after --, e.g. -- tictactoe engine")
+    try:
+        split_table_url(args.table_url)
+    except ValueError as error:
+        raise SystemExit(f"tictactoe bot: {error}") from None
+    results = asyncio.run(play_at_table(args.table_url, command, args.games))
+    print(" ".join(results))
+    return 0
