@@ -15,7 +15,6 @@ import pytest
 
 from tictactoe.engine.bot_command import protocol_turn, split_table_url
 
-
 MEMORY = ["--database", "memory://"]
 ENGINE = [sys.executable, "-m", "tictactoe.cli", "engine", "--think-ms", "10"]
 
