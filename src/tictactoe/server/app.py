@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import importlib
 import logging
 from collections.abc import AsyncIterator
@@ -14,13 +16,15 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
-from tictactoe.server import api, websocket
+from tictactoe.server import api, health, metrics, websocket
 from tictactoe.server.computer import ComputerPlayer
 from tictactoe.server.connections import Hub
 from tictactoe.server.identity import ClientCookieMiddleware
+from tictactoe.server.limits import RateLimitMiddleware
 from tictactoe.server.pubsub import open_pubsub
+from tictactoe.server.security import SecurityMiddleware
 from tictactoe.server.settings import Settings
-from tictactoe.server.storage import open_storage
+from tictactoe.server.storage import StorageUnavailableError, open_storage
 from tictactoe.server.table import Refused
 from tictactoe.server.tables import Tables
 
@@ -41,11 +45,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await pubsub.start()
         computer = ComputerPlayer(settings.computer_workers, settings.computer_think_ms)
         app.state.settings = settings
-        app.state.tables = Tables(storage, pubsub, settings, computer)
-        app.state.hub = Hub(pubsub)
+        tables = app.state.tables = Tables(storage, pubsub, settings, computer)
+        # Scale-out: sockets catch up from the database when Redis may have dropped frames.
+        app.state.hub = Hub(pubsub, resync=tables.latest_envelope if tables.shared else None)
+        gauges = asyncio.ensure_future(_update_gauges(app))
         try:
             yield
         finally:
+            gauges.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await gauges
             await app.state.tables.close()
             computer.close()
             await pubsub.close()
@@ -57,11 +66,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         description="Play Tic-Tac-Toe and Ultimate Tic-Tac-Toe with a friend by link.",
         lifespan=lifespan,
     )
+    # Outermost last: proxy headers first (the client's real address and scheme), then the
+    # browser protections, then the rate limits, then the identity cookie.
     app.add_middleware(ClientCookieMiddleware)
+    app.add_middleware(RateLimitMiddleware, settings=settings)
+    app.add_middleware(SecurityMiddleware, settings=settings)
+    if settings.trusted_proxies:
+        from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
+
+        app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=list(settings.trusted_proxies))
     app.add_exception_handler(Refused, _refused)
     app.add_exception_handler(RequestValidationError, _invalid_request)
+    app.add_exception_handler(StorageUnavailableError, _storage_unavailable)
     app.include_router(api.router)
     app.include_router(websocket.router)
+    app.include_router(health.router)
     _include_pages(app)
     return app
 
@@ -89,6 +108,23 @@ def _version() -> str:
 async def _refused(request: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, Refused)
     return api.refusal_response(error)
+
+
+async def _storage_unavailable(request: Request, error: Exception) -> JSONResponse:
+    log.warning("database unreachable: %s", error)
+    metrics.STORAGE_UNAVAILABLE.inc()
+    return JSONResponse(
+        {"status": 503, "message": "the database is unreachable right now; try again shortly"},
+        status_code=503,
+        headers={"Retry-After": "2"},
+    )
+
+
+async def _update_gauges(app: FastAPI) -> None:
+    # Under several workers a scrape reaches one of them: each keeps its gauges current itself.
+    while True:
+        health.update_gauges(app)
+        await asyncio.sleep(5)
 
 
 async def _invalid_request(request: Request, error: Exception) -> JSONResponse:

@@ -1,5 +1,9 @@
 """The WebSocket connections of this process, grouped by table: one pub/sub subscription per table
 with sockets here, and one outgoing queue per socket so a slow reader never holds up the others.
+
+With several processes, frames of one table reach a process in any order and the bus may lose
+some (Redis away): an audience passes on no frame older than one it has sent, and on `RESYNC`
+(or a fresh subscription, which may have missed a frame meanwhile) fetches the table's latest.
 """
 
 from __future__ import annotations
@@ -8,16 +12,22 @@ import asyncio
 import contextlib
 import enum
 import logging
+import re
+from collections.abc import Awaitable, Callable
 
 from starlette.websockets import WebSocket
 
-from tictactoe.server.pubsub import PubSub, Unsubscribe
+from tictactoe.server.pubsub import RESYNC, PubSub, Unsubscribe
 from tictactoe.server.table import channel_of
 from tictactoe.server.view import claim_frame, decode_envelope
 
 log = logging.getLogger(__name__)
 
 _KEY = 16
+_VERSION = re.compile(r'"version":(\d+)')
+
+# Fetches a table's latest envelope from storage (None: no such table).
+Resync = Callable[[str], Awaitable[str | None]]
 
 
 class ConnectionState(enum.Enum):
@@ -74,12 +84,23 @@ class Connection:
 class Audience:
     """The sockets watching one table in this process."""
 
-    def __init__(self) -> None:
+    def __init__(self, table_id: str = "", resync: Resync | None = None) -> None:
         self.connections: set[Connection] = set()
         self.unsubscribe: Unsubscribe | None = None
+        self.table_id = table_id
+        self._resync = resync
+        self._version = 0  # of the newest frame passed on
 
     def deliver(self, envelope: str) -> None:
+        if envelope == RESYNC:
+            self.catch_up()
+            return
         frame, claimant_key = decode_envelope(envelope)
+        found = _VERSION.search(frame)
+        version = int(found.group(1)) if found else 0
+        if version < self._version:
+            return  # overtaken: a newer state went out already
+        self._version = version
         for connection in self.connections:
             person = connection.person
             if claimant_key is not None and person is not None and person[:_KEY] == claimant_key:
@@ -87,21 +108,41 @@ class Audience:
             else:
                 connection.send(frame)
 
+    def catch_up(self) -> None:
+        """Sends everyone the table as stored now (after messages may have been lost)."""
+        if self._resync is None:
+            return
+        task = asyncio.ensure_future(self._catch_up(self._resync))
+        task.add_done_callback(lambda t: t.cancelled() or t.exception())
+
+    async def _catch_up(self, resync: Resync) -> None:
+        try:
+            envelope = await resync(self.table_id)
+        except Exception as error:  # the database is away too: the next frame will do
+            log.warning("could not resync table %s: %s", self.table_id, error)
+            return
+        if envelope is not None:
+            self.deliver(envelope)
+
 
 class Hub:
     """Subscribes to a table's channel while this process has sockets at it."""
 
-    def __init__(self, pubsub: PubSub) -> None:
+    def __init__(self, pubsub: PubSub, resync: Resync | None = None) -> None:
         self._pubsub = pubsub
         self._audiences: dict[str, Audience] = {}
+        # Only a bus that can lose or reorder messages (Redis) needs catching up from storage.
+        self._resync = resync
 
     async def join(self, table_id: str, connection: Connection) -> None:
         audience = self._audiences.get(table_id)
         if audience is None:
-            audience = self._audiences[table_id] = Audience()
+            audience = self._audiences[table_id] = Audience(table_id, self._resync)
             audience.unsubscribe = await self._pubsub.subscribe(
                 channel_of(table_id), audience.deliver
             )
+            # A frame published while the subscription was being set up went unheard.
+            audience.catch_up()
         audience.connections.add(connection)
 
     async def leave(self, table_id: str, connection: Connection) -> None:

@@ -3,6 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tictactoe.server.settings import Settings
 
 HELP = "run the web site (127.0.0.1:8000 with an SQLite file in ./data by default)"
 
@@ -22,6 +28,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--workers", type=int, default=1, help="server processes (needs --redis beyond 1)"
     )
+    parser.add_argument(
+        "--log-format",
+        choices=("text", "json"),
+        default=None,
+        help="json: one JSON object per line (the default with --redis); text otherwise",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -29,9 +41,20 @@ def run(args: argparse.Namespace) -> int:
 
     import uvicorn
 
+    from tictactoe.server.logs import log_config
+
     if args.workers > 1 and args.redis is None:
         print("tictactoe serve: --workers above 1 needs --redis, so moves reach every process")
         return 2
+    if args.workers > 1 and not args.database.startswith("postgresql"):
+        print("tictactoe serve: --workers above 1 needs --database postgresql://...")
+        return 2
+    if args.workers > 1 and not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        import tempfile
+
+        # Workers are processes: /metrics adds up the figures they write here.
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="tictactoe-metrics-")
+    log_format = args.log_format or ("json" if args.redis else "text")
     shown_host = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
     if ":" in shown_host:
         shown_host = f"[{shown_host}]"
@@ -50,6 +73,10 @@ def run(args: argparse.Namespace) -> int:
         # Anything past a few KB is not a message of ours; 64 KB bounds what a socket may buffer.
         ws_max_size=64 * 1024,
         log_level="info",
+        log_config=log_config(log_format == "json"),
+        # Forwarded headers are believed only from the proxies the settings name (the app applies
+        # them: TICTACTOE_TRUSTED_PROXIES), not from whoever connects from this host.
+        proxy_headers=False,
     )
     return 0
 
@@ -63,11 +90,48 @@ def app_from_environment() -> object:
     import os
 
     from tictactoe.server.app import create_app
-    from tictactoe.server.settings import DEFAULT_DATABASE_URL, Settings
+    from tictactoe.server.settings import DEFAULT_DATABASE_URL
 
+    settings = settings_from_environment(os.environ)
     return create_app(
-        Settings(
+        dataclasses.replace(
+            settings,
             database_url=os.environ.get(_DATABASE_VARIABLE, DEFAULT_DATABASE_URL),
             redis_url=os.environ.get(_REDIS_VARIABLE),
         )
     )
+
+
+def settings_from_environment(environ: Mapping[str, str]) -> Settings:
+    """Settings with each field overridden by `TICTACTOE_<FIELD>` when set; a tuple is written
+    with commas.
+
+    >>> s = settings_from_environment(
+    ...     {"TICTACTOE_MOVE_RATE": "5,10", "TICTACTOE_RATE_LIMIT_EXEMPT": "", "TICTACTOE_X": "1"}
+    ... )
+    >>> s.move_rate, s.rate_limit_exempt
+    ((5.0, 10), ())
+    """
+    from tictactoe.server.settings import Settings
+
+    defaults = Settings()
+    changes: dict[str, object] = {}
+    for field in dataclasses.fields(Settings):
+        text = environ.get(f"TICTACTOE_{field.name.upper()}")
+        if text is None:
+            continue
+        default = getattr(defaults, field.name)
+        if isinstance(default, tuple):
+            items = [item.strip() for item in text.split(",") if item.strip()]
+            kinds = [type(value) for value in default] or [str] * len(items)
+            kinds += [kinds[-1]] * (len(items) - len(kinds))
+            changes[field.name] = tuple(
+                kind(item) for kind, item in zip(kinds, items, strict=False)
+            )
+        elif isinstance(default, bool):
+            changes[field.name] = text.lower() in ("1", "true", "yes", "on")
+        elif isinstance(default, int | float):
+            changes[field.name] = type(default)(text)
+        else:
+            changes[field.name] = text or None
+    return dataclasses.replace(defaults, **changes)  # type: ignore[arg-type]

@@ -25,3 +25,21 @@ class Settings:
     public_url: str | None = None
     # Frames queued for one slow socket before it is dropped (every frame is a full state anyway).
     max_queued_frames: int = 64
+    # -- scale-out and hardening (README "Scale-out") --
+    # Proxies (IP addresses, or "*") whose X-Forwarded-For/-Proto are believed: behind one, the
+    # client's address (for rate limits) and https (for Secure cookies) come from those headers.
+    trusted_proxies: tuple[str, ...] = ()
+    # Origins besides the site's own whose pages may open the WebSocket (e.g. "https://ttt.example").
+    allowed_origins: tuple[str, ...] = ()
+    # Largest HTTP request body accepted (413 beyond).
+    max_body_bytes: int = 16 * 1024
+    # Rate limits as (per second sustained, burst): per client address for moves (and the other
+    # actions), table creation and joins (taking a seat, opening a socket); per socket for messages.
+    # Over a limit: 429 with Retry-After (HTTP) or an error frame with status 429 (WebSocket).
+    move_rate: tuple[float, int] = (20.0, 120)
+    create_rate: tuple[float, int] = (2.0, 60)
+    join_rate: tuple[float, int] = (5.0, 60)
+    socket_message_rate: tuple[float, int] = (20.0, 60)
+    # Addresses without per-address limits: this host (tests, benchmarks). A proxy on this host
+    # must be listed in trusted_proxies, so that clients are told apart by their real address.
+    rate_limit_exempt: tuple[str, ...] = ("127.0.0.1", "::1")

@@ -20,12 +20,14 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from tictactoe import Game, IllegalMoveError
+from tictactoe.server import metrics
 from tictactoe.server.pubsub import PubSub
 from tictactoe.server.storage import (
     MoveRecord,
     SeatRecord,
     StaleVersionError,
     Storage,
+    StorageUnavailableError,
     TableRecord,
 )
 from tictactoe.server.view import encode_envelope, frame_for_person, table_json
@@ -179,6 +181,7 @@ class Table:
         claim_after_seconds: float,
         computer: ComputerPlayer | None = None,
         clock: Callable[[], float] = time.time,
+        shared: bool = False,
     ) -> None:
         self.record = record
         self.game = build_game(record)
@@ -198,10 +201,17 @@ class Table:
         self._envelope: str | None = None
         self._claim_timer: asyncio.TimerHandle | None = None
         self._computer_task: asyncio.Task[None] | None = None
+        # Other processes write this table too (scale-out): re-read it before deciding.
+        self._shared = shared
 
     @property
     def id(self) -> str:
         return self.record.id
+
+    @property
+    def shared(self) -> bool:
+        """Whether other processes change this table too (then `refresh` before trusting it)."""
+        return self._shared
 
     # -- who is who --
 
@@ -287,10 +297,13 @@ class Table:
     async def apply(self, command: Command, by: str | None) -> list[Event]:
         """Applies `command` from person `by` (seat token hash, COMPUTER, or None), commits it,
         publishes the new state, and returns the events; raises `Refused` with nothing changed."""
+        started = time.perf_counter()
         async with self._lock:
-            before = self.record
-            record, events, move = self._decide(command, by)
             try:
+                if self._shared:
+                    await self.refresh()
+                before = self.record
+                record, events, move = self._decide(command, by)
                 await self._storage.save(record, before.version, move)
             except StaleVersionError:
                 # Another process wrote first: catch up from the database and refuse.
@@ -298,8 +311,17 @@ class Table:
                 raise Refused(
                     409, "the table changed meanwhile; here it is", table=self.view()
                 ) from None
+            except StorageUnavailableError:
+                # The transaction rolled back (or never began): nothing changed, say so plainly.
+                metrics.STORAGE_UNAVAILABLE.inc()
+                raise Refused(
+                    503, "the database is unreachable right now; nothing changed, try again"
+                ) from None
             self._adopt(record)
             await self._publish()
+        if move is not None:
+            metrics.MOVES.inc()
+            metrics.MOVE_SECONDS.observe(time.perf_counter() - started)
         self._after_change()
         return events
 
@@ -417,6 +439,13 @@ class Table:
         if record is not None:
             self._adopt(record)
             await self._publish()
+
+    async def refresh(self) -> None:
+        """Adopts the stored table if another process has changed it since (scale-out). That
+        process published the change already, so nothing is published here."""
+        record = await self._storage.load(self.id)
+        if record is not None and record.version > self.record.version:
+            self._adopt(record)
 
     # -- presence --
 

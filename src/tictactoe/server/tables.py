@@ -52,6 +52,9 @@ class Tables:
         # Loads are rare (first use after start-up); one at a time makes a double load impossible.
         self._load_lock = asyncio.Lock()
         self._base_url = settings.public_url
+        # Several processes share the tables (Redis fan-out): the database, not this process's
+        # copy, is the truth, so a table is re-read whenever it is used.
+        self.shared = settings.redis_url is not None
 
     # -- the site's address, for table links in frames --
 
@@ -121,6 +124,8 @@ class Tables:
         """The table's owner in this process, or None if there is no such table."""
         table = self._open.get(table_id)
         if table is not None:
+            if self.shared:
+                await table.refresh()
             return table
         if not looks_like_secret(table_id):
             return None
@@ -144,9 +149,16 @@ class Tables:
             claim_after_seconds=self.settings.claim_after_seconds,
             computer=self.computer if record.opponent == "computer" else None,
             clock=self._clock,
+            shared=self.shared,
         )
         self._open[record.id] = table
         return table
+
+    async def latest_envelope(self, table_id: str) -> str | None:
+        """The table's current frame envelope (in scale-out, `get` has just re-read it from
+        storage): a subscriber that may have missed messages catches up with it."""
+        table = await self.get(table_id)
+        return None if table is None else table.envelope()
 
     @property
     def open_count(self) -> int:

@@ -17,6 +17,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from tictactoe.server.connections import Connection, Hub
 from tictactoe.server.identity import client_hash, hash_secret, tables_of
+from tictactoe.server.storage import StorageUnavailableError
 from tictactoe.server.table import AskRematch, ClaimWin, PlayMove, Refused, Resign, Table
 
 router = APIRouter()
@@ -72,6 +73,8 @@ class TableSocket:
             await self.table.apply(ClaimWin(), person)
         elif kind == "sync":
             # Every frame is the full table, so catching up is one frame whatever was missed.
+            if self.table.shared:
+                await self.table.refresh()  # another process may have changed it
             self.connection.send(self.table.frame_for(person))
         elif kind == "auth":
             await self.authenticate(message.get("token"))
@@ -99,7 +102,13 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     settings = tables.settings
     hub: Hub = websocket.app.state.hub
     await websocket.accept()
-    table = await tables.get(table_id)
+    try:
+        table = await tables.get(table_id)
+    except StorageUnavailableError:
+        # 1013 "try again later": the page reconnects (with backoff) rather than give up.
+        await websocket.send_text(error_frame(503, "the database is unreachable; retrying"))
+        await websocket.close(code=1013)
+        return
     if table is None:
         await websocket.send_text(error_frame(404, f"there is no table {table_id!r}"))
         await websocket.close(code=4404)
@@ -141,6 +150,8 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
                 await session.handle(text)
             except Refused as refused:
                 session.refuse(refused)
+            except StorageUnavailableError:
+                connection.send(error_frame(503, "the database is unreachable; try again"))
     except WebSocketDisconnect:
         pass
     finally:
