@@ -18,6 +18,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -215,3 +216,7 @@ class ServerProcess:
     def remove(self) -> None:
         self.stop()
         self.log.unlink(missing_ok=True)
+
+
+# The `start_server` fixture: `start_server(database_url, redis_url, **environment)`.
+StartServer = Callable[..., ServerProcess]

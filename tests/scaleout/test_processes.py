@@ -1,0 +1,115 @@
+"""Several `tictactoe serve` processes sharing PostgreSQL and Redis serve the same tables: a move
+made through one reaches players and spectators on the others, in order, and the database alone
+decides which of concurrent moves lands."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import httpx
+from tests.scaleout.clients import Socket, create_table, play_moves, socket_url
+from tests.scaleout.services import PostgresCluster, RedisServer, StartServer
+
+
+def test_players_on_two_processes_finish_a_game_and_a_spectator_on_a_third_sees_every_move(
+    start_server: StartServer, postgres: PostgresCluster, redis_server: RedisServer
+) -> None:
+    database = postgres.new_database()
+    a, b, c = (start_server(database, redis_server.url) for _ in range(3))
+    table_id, tokens = create_table(a.base)
+    x = Socket(socket_url(a.ws_base, table_id, tokens["x"]))
+    o = Socket(socket_url(b.ws_base, table_id, tokens["o"]))
+    spectator = Socket(socket_url(c.ws_base, table_id))
+    try:
+        start = x.table_at(1)
+        final = play_moves({"x": x, "o": o}, start, random.Random(6))
+        assert final["result"] in ("x", "o", "draw")
+        spectator.table_at(final["version"])
+        # Each state the spectator saw extends the one before by exactly one move.
+        seen = [t["moves"] for t in spectator.tables]
+        distinct = [moves for i, moves in enumerate(seen) if i == 0 or moves != seen[i - 1]]
+        assert distinct == [final["moves"][:n] for n in range(len(final["moves"]) + 1)]
+        assert all(t["seats"]["x"]["taken"] and t["seats"]["o"]["taken"] for t in spectator.tables)
+        # What the players were shown is what was committed, in the same order.
+        stored = postgres.sql(
+            f"SELECT string_agg(move, ' ' ORDER BY ply) FROM moves WHERE table_id = '{table_id}'",
+            database.rsplit("/", 1)[1],
+        ).strip()
+        assert stored == " ".join(final["moves"])
+        assert httpx.get(f"{c.base}/api/tables/{table_id}").json()["version"] == final["version"]
+    finally:
+        for socket in (x, o, spectator):
+            socket.close()
+
+
+def test_a_hundred_duplicate_moves_across_two_processes_land_exactly_once(
+    start_server: StartServer, postgres: PostgresCluster, redis_server: RedisServer
+) -> None:
+    database = postgres.new_database()
+    a, b = (start_server(database, redis_server.url) for _ in range(2))
+    table_id, tokens = create_table(a.base, first="me")
+    version = httpx.get(f"{b.base}/api/tables/{table_id}").json()["version"]
+
+    async def send_all() -> list[httpx.Response]:
+        limits = httpx.Limits(max_connections=100)
+        async with httpx.AsyncClient(limits=limits, timeout=30) as client:
+            requests = [
+                client.post(
+                    f"{(a, b)[n % 2].base}/api/tables/{table_id}/moves",
+                    json={"move": "e5", "version": version},
+                    headers={"Authorization": f"Bearer {tokens['x']}"},
+                )
+                for n in range(100)
+            ]
+            return await asyncio.gather(*requests)
+
+    responses = asyncio.run(send_all())
+    statuses = sorted(r.status_code for r in responses)
+    assert statuses == [200] + [409] * 99
+    for response in responses:
+        if response.status_code == 409:
+            # The loser is told the table as it is now: the winner's move in it.
+            assert response.json()["table"]["moves"] == ["e5"]
+    count = postgres.sql(
+        f"SELECT count(*) FROM moves WHERE table_id = '{table_id}'", database.rsplit("/", 1)[1]
+    )
+    assert count.strip() == "1"
+    for server in (a, b):
+        table = httpx.get(f"{server.base}/api/tables/{table_id}").json()
+        assert (table["moves"], table["version"]) == (["e5"], version + 1)
+
+
+def test_rivals_on_two_processes_never_both_move(
+    start_server: StartServer, postgres: PostgresCluster, redis_server: RedisServer
+) -> None:
+    """The player to move sends two different moves at once, one through each process, turn
+    after turn: exactly one lands each time, and the record never holds two moves for a turn."""
+    database = postgres.new_database()
+    a, b = (start_server(database, redis_server.url) for _ in range(2))
+    table_id, tokens = create_table(a.base, variant="standard", size=5, line=4)
+
+    async def race() -> None:
+        async with httpx.AsyncClient(timeout=30) as client:
+            for _ in range(6):
+                table = (await client.get(f"{a.base}/api/tables/{table_id}")).json()
+                if table["result"] is not None:
+                    break
+                token = tokens[table["turn"]]
+                moves = random.Random(table["version"]).sample(table["legal_moves"], 2)
+                results = await asyncio.gather(
+                    *(
+                        client.post(
+                            f"{server.base}/api/tables/{table_id}/moves",
+                            json={"move": move, "version": table["version"]},
+                            headers={"Authorization": f"Bearer {token}"},
+                        )
+                        for server, move in zip((a, b), moves, strict=True)
+                    )
+                )
+                assert sorted(r.status_code for r in results) == [200, 409]
+
+    asyncio.run(race())
+    final = httpx.get(f"{b.base}/api/tables/{table_id}").json()
+    assert len(final["moves"]) == 6  # 4 in a row takes 7 moves at least: no game ended
+    assert final["version"] == 2 + 6  # created, joined, then one version per move
