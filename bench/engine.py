@@ -22,12 +22,12 @@ from tictactoe.engine.position import ultimate_state
 from tictactoe.engine.progress import Progress
 
 
-def playouts_per_second(seconds: float, informed: bool) -> float:
+def playouts_per_second(seconds: float, policy: int) -> float:
     start = uk.new_state()
-    uk.playout_batch(start, 100, 1, informed)  # compiled already; this loads it
+    uk.playout_batch(start, 100, 1, policy)  # compiled already; this loads it
     done, began, seed = 0, time.perf_counter(), 1
     while time.perf_counter() - began < seconds:
-        uk.playout_batch(start, 20_000, seed, informed)
+        uk.playout_batch(start, 20_000, seed, policy)
         done += 20_000
         seed += 1
     return done / (time.perf_counter() - began)
@@ -59,9 +59,9 @@ def main() -> None:
     warm_up()
     print(f"load (or compile) the kernels: {time.perf_counter() - began:.2f} s")
     with Progress("benchmarks", total=5) as progress:
-        random_rate = playouts_per_second(args.seconds, informed=False)
+        random_rate = playouts_per_second(args.seconds, policy=0)
         progress.advance()
-        informed_rate = playouts_per_second(args.seconds, informed=True)
+        informed_rate = playouts_per_second(args.seconds, policy=1)
         progress.advance()
         began = time.perf_counter()
         count = perft(tictactoe.new_game("ultimate"), 8)

@@ -8,8 +8,8 @@ error bar.
     uv run --frozen python bench/ladder.py --pairs "mcts(c=0.5):mcts(c=1.0)" --think-ms 30
 
 A player is a level (`easy`, `medium`, `hard`, `max`), `uct` (random playouts, no solver, the
-same time as `max`), or `mcts(key=value,...)` with keys `c` (exploration), `informed` and
-`solver` (0/1), for tuning `max`.
+same time as `max`), or `mcts(key=value,...)` with keys `c` (exploration), `policy` (0 random,
+1 informed, 2 careful) and `solver` (0/1), for tuning `max`.
 """
 
 from __future__ import annotations
@@ -36,11 +36,11 @@ def make_player(spec: str, think_ms: int) -> Player:
     if spec in ("easy", "medium", "hard", "max"):
         return lambda game, seed: best_move(game, spec, think_ms=think_ms)
     if spec == "uct":
-        spec = "mcts(c=0.7,informed=0,solver=0)"
+        spec = "mcts(c=0.7,policy=0,solver=0)"
     if spec.startswith("mcts(") and spec.endswith(")"):
         options = dict(item.split("=") for item in spec[5:-1].split(",") if item)
         c = float(options.get("c", 0.7))
-        informed = options.get("informed", "1") == "1"
+        policy = int(options.get("policy", "1"))
         solver = options.get("solver", "1") == "1"
 
         def play(game: tictactoe.Game, seed: int) -> str:
@@ -50,7 +50,7 @@ def make_player(spec: str, think_ms: int) -> Player:
                 deadline=deadline,
                 seed=seed,
                 exploration=c,
-                informed=informed,
+                policy=policy,
                 solver=solver,
             )
             return ultimate_cell_name(result.cell)

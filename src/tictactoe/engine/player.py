@@ -75,7 +75,7 @@ def _ultimate_move(
             state,
             iterations=ULTIMATE_ITERATIONS["medium"],
             seed=search_seed,
-            informed=False,
+            policy=0,
             solver=False,
             exploration=1.0,
         )

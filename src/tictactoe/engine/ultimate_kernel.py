@@ -294,13 +294,14 @@ def random_playout(s: np.ndarray, rng: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def informed_playout(s: np.ndarray, rng: np.ndarray) -> int:
+def informed_playout(s: np.ndarray, rng: np.ndarray, careful: bool = False) -> int:
     """Play out in place with a cheap policy; return the result (DRAW as soon as it is certain).
 
     The policy takes a game-winning move whenever there is one and otherwise, when sent to a
-    board it can win, takes that small board; else it moves at random. Both are what a
+    board it can win, usually takes that small board; else it moves at random. Both are what a
     random-playout engine gets most wrong: random playouts let wins slip past and overvalue
-    positions that are lost in one move.
+    positions that are lost in one move. `careful` also avoids, when it can, sending the
+    opponent to a board they can win at once or to a closed board (a free choice).
     """
     closed_before = s[CLOSED]
     while s[RESULT] == PLAYING:
@@ -315,7 +316,21 @@ def informed_playout(s: np.ndarray, rng: np.ndarray) -> int:
                 if hits and random_below(rng, 4) != 0:
                     cell = b * 9 + NTH_BIT[hits, random_below(rng, POPCOUNT[hits])]
                 else:
-                    cell = b * 9 + NTH_BIT[empty, random_below(rng, POPCOUNT[empty])]
+                    choices = empty
+                    if careful:
+                        closed = s[CLOSED]
+                        safe = 0
+                        for q in range(9):
+                            if (empty >> q) & 1 and not (closed >> q) & 1:
+                                theirs = s[X_MASKS + (1 - t) * 9 + q]
+                                open_q = FULL & ~(theirs | s[X_MASKS + t * 9 + q])
+                                if q == b:
+                                    open_q &= ~(1 << q)  # our move fills that cell first
+                                if not THREATS[theirs] & open_q:
+                                    safe |= 1 << q
+                        if safe:
+                            choices = safe
+                    cell = b * 9 + NTH_BIT[choices, random_below(rng, POPCOUNT[choices])]
             else:
                 cell = random_move(s, rng)
         play(s, cell)
@@ -327,16 +342,17 @@ def informed_playout(s: np.ndarray, rng: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def playout_batch(s0: np.ndarray, count: int, seed: int, informed: bool) -> np.ndarray:
-    """Run `count` playouts from `s0`; return how many ended X won / O won / draw (index 1..3)."""
+def playout_batch(s0: np.ndarray, count: int, seed: int, policy: int) -> np.ndarray:
+    """Run `count` playouts from `s0` (policy 0 random, 1 informed, 2 careful); return how many
+    ended X won / O won / draw (index 1..3)."""
     tally = np.zeros(4, dtype=np.int64)
     rng = np.empty(1, dtype=np.uint64)
     rng[0] = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) | np.uint64(1)
     s = np.empty(STATE_SIZE, dtype=np.int64)
     for _ in range(count):
         s[:] = s0
-        if informed:
-            tally[informed_playout(s, rng)] += 1
+        if policy:
+            tally[informed_playout(s, rng, policy == 2)] += 1
         else:
             tally[random_playout(s, rng)] += 1
     return tally

@@ -73,7 +73,7 @@ def run_iterations(
     rng: np.ndarray,
     iterations: int,
     exploration: float,
-    informed: bool,
+    policy: int,
     solver: bool,
 ) -> int:
     """Run up to `iterations` MCTS iterations on the tree; stop early once the root is proven.
@@ -163,7 +163,10 @@ def run_iterations(
             reward = 0.5
         else:
             mover = 1 - s[TURN]
-            result = informed_playout(s, rng) if informed else random_playout(s, rng)
+            if policy == 0:
+                result = random_playout(s, rng)
+            else:
+                result = informed_playout(s, rng, policy == 2)
             if result == DRAW:
                 reward = 0.5
             elif result - X_WON == mover:
@@ -202,7 +205,7 @@ def search(
     deadline: float | None = None,
     seed: int = 0,
     exploration: float = 0.7,
-    informed: bool = True,
+    policy: int = 1,
     solver: bool = True,
 ) -> SearchResult:
     """Search from `root` for `iterations`, or until `deadline` (a `time.perf_counter()` value).
@@ -235,7 +238,7 @@ def search(
     total = 0
     if deadline is None:
         assert iterations is not None
-        total = run_iterations(root, *args, iterations, exploration, informed, solver)
+        total = run_iterations(root, *args, iterations, exploration, policy, solver)
     else:
         chunk = 32
         while proven[0] == UNKNOWN:
@@ -246,7 +249,7 @@ def search(
             started = time.perf_counter()
             if started >= deadline and total > 0:  # one iteration at least: it expands the root
                 break
-            total += run_iterations(root, *args, chunk, exploration, informed, solver)
+            total += run_iterations(root, *args, chunk, exploration, policy, solver)
             took = time.perf_counter() - started
             # Aim for chunks of about a millisecond, and never run one past the deadline.
             rate = chunk / max(took, 1e-6)
