@@ -27,6 +27,7 @@ from tictactoe.engine import ultimate_search as us
 from tictactoe.engine.position import (
     standard_cell_name,
     standard_masks,
+    ultimate_cell_index,
     ultimate_cell_name,
     ultimate_state,
 )
@@ -88,12 +89,33 @@ def _ultimate_move(
         result = us.search(state, iterations=ULTIMATE_ITERATIONS["hard"], seed=search_seed)
         return ultimate_cell_name(result.cell)
     if seed is None:
-        result = us.search(state, deadline=deadline, seed=search_seed)
+        tree = _tree_to_continue(game, state)
+        result = us.search(state, deadline=deadline, seed=search_seed, tree=tree)
+        global _last_search
+        _last_search = (game.moves, result.tree)
     else:
         budget = think_ms * ULTIMATE_ITERATIONS_PER_MS
         cap = deadline + 2 * think_ms / 1000
         result = us.search(state, iterations=budget, deadline=cap, seed=search_seed)
     return ultimate_cell_name(result.cell)
+
+
+# The last clock-bounded search, kept so that the next move in the same game (typically two
+# plies later) continues below the line actually played instead of starting over. A process
+# serving several games at once simply misses and starts a new tree.
+_last_search: tuple[tuple[str, ...], us.Tree] | None = None
+
+
+def _tree_to_continue(game: Game, state: np.ndarray) -> us.Tree | None:
+    if _last_search is None:
+        return None
+    moves, tree = _last_search
+    later = game.moves[len(moves) :]
+    if game.moves[: len(moves)] != moves or not 1 <= len(later) <= 2:
+        return None
+    if not tree.descend([ultimate_cell_index(m) for m in later], state):
+        return None
+    return tree
 
 
 def _beginner_ultimate_move(s: np.ndarray, rng: random.Random) -> int:

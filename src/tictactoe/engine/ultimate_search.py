@@ -71,6 +71,7 @@ def run_iterations(
     proven: np.ndarray,
     used: np.ndarray,
     rng: np.ndarray,
+    root_node: int,
     iterations: int,
     exploration: float,
     policy: int,
@@ -78,23 +79,24 @@ def run_iterations(
 ) -> int:
     """Run up to `iterations` MCTS iterations on the tree; stop early once the root is proven.
 
-    Returns the number of iterations run. `used[0]` is the number of nodes in use; node 0 is the
-    root. A full tree stops growing and keeps refining the statistics of the nodes it has.
+    Returns the number of iterations run. `used[0]` is the number of nodes in use; `root_node`
+    is the node of the position `root` (0 for a new tree; deeper when a tree is reused). A full
+    tree stops growing and keeps refining the statistics of the nodes it has.
     """
     capacity = visits.shape[0]
     s = np.empty(STATE_SIZE, dtype=np.int64)
     path = np.empty(128, dtype=np.int64)
     buffer = np.empty(81, dtype=np.int64)
     done = 0
-    while done < iterations and proven[0] == UNKNOWN:
+    while done < iterations and proven[root_node] == UNKNOWN:
         done += 1
         s[:] = root
-        node = 0
+        node = root_node
         depth = 0
-        path[0] = 0
+        path[0] = root_node
         while proven[node] == UNKNOWN:
             if child_count[node] == 0:
-                if node != 0 and visits[node] == 0:
+                if node != root_node and visits[node] == 0:
                     break  # first visit: estimate this node by a playout
                 n = legal_moves(s, buffer)
                 if used[0] + n > capacity:
@@ -187,6 +189,94 @@ def run_iterations(
     return done
 
 
+class Tree:
+    """A search tree in flat arrays, kept so that a later search can continue below its root."""
+
+    def __init__(self, root: np.ndarray, capacity: int) -> None:
+        self.first_child = np.empty(capacity, dtype=np.int32)
+        self.child_count = np.empty(capacity, dtype=np.int32)
+        self.move = np.empty(capacity, dtype=np.int16)
+        self.visits = np.empty(capacity, dtype=np.int32)
+        self.value = np.empty(capacity, dtype=np.float32)
+        self.proven = np.empty(capacity, dtype=np.int8)
+        self.first_child[0] = self.child_count[0] = self.visits[0] = self.proven[0] = 0
+        self.value[0] = 0.0
+        self.used = np.ones(1, dtype=np.int64)
+        self.root_node = 0
+        self.root = root.copy()
+
+    @property
+    def room(self) -> int:
+        return self.visits.shape[0] - int(self.used[0])
+
+    def descend(self, cells: list[int], position: np.ndarray) -> bool:
+        """Move the root down along `cells` (kernel cells); True when the tree holds that line
+        of play, it leads to `position`, and the new root has been searched (has children)."""
+        node = self.root_node
+        state = self.root.copy()
+        for cell in cells:
+            start, count = int(self.first_child[node]), int(self.child_count[node])
+            children = [c for c in range(start, start + count) if self.move[c] == cell]
+            if not children:
+                return False
+            node = children[0]
+            play(state, cell)
+        if not np.array_equal(state, position) or self.child_count[node] == 0:
+            return False
+        self.root_node, self.root = node, state
+        return True
+
+    def run(
+        self, iterations: int, rng: np.ndarray, exploration: float, policy: int, solver: bool
+    ) -> int:
+        return run_iterations(
+            self.root,
+            self.first_child,
+            self.child_count,
+            self.move,
+            self.visits,
+            self.value,
+            self.proven,
+            self.used,
+            rng,
+            self.root_node,
+            iterations,
+            exploration,
+            policy,
+            solver,
+        )
+
+    def result(self, iterations: int) -> SearchResult:
+        root = self.root_node
+        start = int(self.first_child[root])
+        children = [
+            (
+                int(self.move[c]),
+                int(self.visits[c]),
+                float(self.value[c] / self.visits[c]) if self.visits[c] else 0.5,
+                int(self.proven[c]),
+            )
+            for c in range(start, start + int(self.child_count[root]))
+        ]
+
+        # A proven win first; then the most visited move that is not a proven loss (a proven
+        # draw counts as a half point); if every move loses, the one resisted longest with.
+        def preference(child: tuple[int, int, float, int]) -> tuple[int, int, float]:
+            _, n, mean, state = child
+            rank = {WIN: 3, UNKNOWN: 1, PROVEN_DRAW: 1, LOSS: 0}[state]
+            return (rank, n, mean)
+
+        best = max(children, key=preference)
+        return SearchResult(
+            cell=best[0],
+            iterations=iterations,
+            value=best[2],
+            proven=best[3],
+            children=children,
+            tree=self,
+        )
+
+
 @dataclass(frozen=True)
 class SearchResult:
     """The chosen cell and what the search knows about the root's children."""
@@ -196,6 +286,7 @@ class SearchResult:
     value: float  # expected score of the chosen move for the side to move, 0..1
     proven: int  # UNKNOWN, WIN, LOSS or PROVEN_DRAW for the chosen move
     children: list[tuple[int, int, float, int]]  # (cell, visits, mean score, proven)
+    tree: Tree  # to continue from later (see `Tree.descend`)
 
 
 def search(
@@ -207,41 +298,34 @@ def search(
     exploration: float = 0.7,
     policy: int = 1,
     solver: bool = True,
+    tree: Tree | None = None,
 ) -> SearchResult:
     """Search from `root` for `iterations`, or until `deadline` (a `time.perf_counter()` value).
 
-    With both given, whichever comes first ends the search. The game must not be over.
+    With both given, whichever comes first ends the search. The game must not be over. `tree`
+    continues an earlier search whose root has been moved to `root` (see `Tree.descend`).
     """
     if iterations is None and deadline is None:
         raise ValueError("give an iteration budget, a deadline or both")
     if root[RESULT] != PLAYING:
         raise ValueError("the game is over")
     if iterations is not None:
-        capacity = min(iterations * 12 + 100, MAX_NODES)
+        needed = iterations * 12 + 100
     else:
         assert deadline is not None
-        seconds = max(deadline - time.perf_counter(), 0.001)
-        capacity = min(int(seconds * 3_000_000) + 1000, MAX_NODES)
-    first_child = np.empty(capacity, dtype=np.int32)
-    child_count = np.empty(capacity, dtype=np.int32)
-    move = np.empty(capacity, dtype=np.int16)
-    visits = np.empty(capacity, dtype=np.int32)
-    value = np.empty(capacity, dtype=np.float32)
-    proven = np.empty(capacity, dtype=np.int8)
-    first_child[0] = child_count[0] = visits[0] = proven[0] = 0
-    value[0] = 0.0
-    used = np.ones(1, dtype=np.int64)
+        needed = int(max(deadline - time.perf_counter(), 0.001) * 3_000_000) + 1000
+    if tree is None or tree.room < needed:
+        # Room for a few searches, so that the next move can reuse this tree.
+        tree = Tree(root, min(needed * (1 if iterations is not None else 3), MAX_NODES))
     rng = np.empty(1, dtype=np.uint64)
     rng[0] = np.uint64((seed * 0x9E3779B97F4A7C15 & 0xFFFFFFFFFFFFFFFF) | 1)
-    args = (first_child, child_count, move, visits, value, proven, used, rng)
-
     total = 0
     if deadline is None:
         assert iterations is not None
-        total = run_iterations(root, *args, iterations, exploration, policy, solver)
+        total = tree.run(iterations, rng, exploration, policy, solver)
     else:
         chunk = 32
-        while proven[0] == UNKNOWN:
+        while tree.proven[tree.root_node] == UNKNOWN:
             if iterations is not None:
                 chunk = min(chunk, iterations - total)
                 if chunk <= 0:
@@ -249,43 +333,10 @@ def search(
             started = time.perf_counter()
             if started >= deadline and total > 0:  # one iteration at least: it expands the root
                 break
-            total += run_iterations(root, *args, chunk, exploration, policy, solver)
+            total += tree.run(chunk, rng, exploration, policy, solver)
             took = time.perf_counter() - started
             # Aim for chunks of about a millisecond, and never run one past the deadline.
             rate = chunk / max(took, 1e-6)
             left = deadline - time.perf_counter()
             chunk = int(max(1, min(rate * 0.001, rate * left * 0.8)))
-    return _result(first_child, child_count, move, visits, value, proven, total)
-
-
-def _result(
-    first_child: np.ndarray,
-    child_count: np.ndarray,
-    move: np.ndarray,
-    visits: np.ndarray,
-    value: np.ndarray,
-    proven: np.ndarray,
-    total: int,
-) -> SearchResult:
-    start = int(first_child[0])
-    children = [
-        (
-            int(move[c]),
-            int(visits[c]),
-            float(value[c] / visits[c]) if visits[c] else 0.5,
-            int(proven[c]),
-        )
-        for c in range(start, start + int(child_count[0]))
-    ]
-
-    # A proven win first; then the most visited move that is not a proven loss (a proven draw
-    # counts as a half point); if every move loses, the one the search resisted longest with.
-    def preference(child: tuple[int, int, float, int]) -> tuple[int, int, float]:
-        _, n, mean, state = child
-        rank = {WIN: 3, UNKNOWN: 1, PROVEN_DRAW: 1, LOSS: 0}[state]
-        return (rank, n, mean)
-
-    best = max(children, key=preference)
-    return SearchResult(
-        cell=best[0], iterations=total, value=best[2], proven=best[3], children=children
-    )
+    return tree.result(total)
