@@ -72,6 +72,9 @@ def run(args: argparse.Namespace) -> int:
         workers=args.workers,
         # Anything past a few KB is not a message of ours; 64 KB bounds what a socket may buffer.
         ws_max_size=64 * 1024,
+        # Frames are a few KB; compressing each costs more CPU than it saves here, and a deflate
+        # context per socket costs ~100 KB of memory.
+        ws_per_message_deflate=False,
         log_level="info",
         log_config=log_config(log_format == "json"),
         # Forwarded headers are believed only from the proxies the settings name (the app applies

@@ -169,35 +169,46 @@ def _record_from_row(row: Any) -> TableRecord:
 T = TypeVar("T")
 
 
+# Statements built once, with bound parameters: SQLAlchemy compiles each once and caches it, where
+# `.values(literal, ...)` would build and key a fresh statement on every move.
+_ROW_COLUMNS = [column.name for column in tables.columns if column.name != "id"]
+_INSERT_TABLE = tables.insert()
+_UPDATE_TABLE = (
+    tables.update()
+    .where(tables.c.id == sa.bindparam("where_id"))
+    .where(tables.c.version == sa.bindparam("where_version"))
+    .values({name: sa.bindparam(name) for name in _ROW_COLUMNS})
+)
+_INSERT_MOVE = moves.insert()
+_SELECT_TABLE = tables.select().where(tables.c.id == sa.bindparam("where_id"))
+
+
 def _create(connection: Connection, table: TableRecord) -> None:
-    connection.execute(tables.insert().values(id=table.id, **_row_values(table)))
+    connection.execute(_INSERT_TABLE, {"id": table.id, **_row_values(table)})
 
 
 def _load(connection: Connection, table_id: str) -> TableRecord | None:
-    row = connection.execute(tables.select().where(tables.c.id == table_id)).first()
+    row = connection.execute(_SELECT_TABLE, {"where_id": table_id}).first()
     return None if row is None else _record_from_row(row)
 
 
 def _save(
     connection: Connection, table: TableRecord, expected_version: int, move: MoveRecord | None
 ) -> None:
-    statement = (
-        tables.update()
-        .where(tables.c.id == table.id, tables.c.version == expected_version)
-        .values(**_row_values(table))
-    )
-    if connection.execute(statement).rowcount != 1:
+    parameters = {"where_id": table.id, "where_version": expected_version, **_row_values(table)}
+    if connection.execute(_UPDATE_TABLE, parameters).rowcount != 1:
         # Raising inside the transaction rolls it back.
         raise StaleVersionError(table.id)
     if move is not None:
         connection.execute(
-            moves.insert().values(
-                table_id=move.table_id,
-                game_number=move.game_number,
-                ply=move.ply,
-                move=move.move,
-                played_at=move.played_at,
-            )
+            _INSERT_MOVE,
+            {
+                "table_id": move.table_id,
+                "game_number": move.game_number,
+                "ply": move.ply,
+                "move": move.move,
+                "played_at": move.played_at,
+            },
         )
 
 
