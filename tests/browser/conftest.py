@@ -108,7 +108,10 @@ def new_context(browser: Browser, base_url: str) -> Iterator[NewContext]:
             if message.type == "error"
             else None,
         )
-        context.on("weberror", lambda error: errors.append(f"page error: {error.error}"))
+        context.on(
+            "page",
+            lambda page: page.on("pageerror", lambda error: errors.append(f"page error: {error}")),
+        )
         contexts.append(context)
         return context
 

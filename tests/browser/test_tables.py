@@ -45,9 +45,7 @@ def marks_on(page: Page) -> int:
 
 
 def wait_for_marks(page: Page, count: int) -> None:
-    page.wait_for_function(
-        "([s, n]) => document.querySelectorAll(s).length === n", arg=[MARKED, count]
-    )
+    expect(page.locator(MARKED)).to_have_count(count)
 
 
 def table_of(page: Page, table_id: str) -> dict[str, Any]:
