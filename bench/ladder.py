@@ -9,7 +9,8 @@ error bar.
 
 A player is a level (`easy`, `medium`, `hard`, `max`), `uct` (random playouts, no solver, the
 same time as `max`), or `mcts(key=value,...)` with keys `c` (exploration), `policy` (0 random,
-1 informed, 2 careful) and `solver` (0/1), for tuning `max`.
+1 informed, 2 careful), `solver` (0/1) and
+`prior` (virtual visits of the move heuristic), for tuning `max`.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ def make_player(spec: str, think_ms: int) -> Player:
         c = float(options.get("c", 0.7))
         policy = int(options.get("policy", "1"))
         solver = options.get("solver", "1") == "1"
+        prior = int(options.get("prior", "0"))
 
         def play(game: tictactoe.Game, seed: int) -> str:
             deadline = time.perf_counter() + think_ms / 1000
@@ -52,6 +54,7 @@ def make_player(spec: str, think_ms: int) -> Player:
                 exploration=c,
                 policy=policy,
                 solver=solver,
+                prior=prior,
             )
             return ultimate_cell_name(result.cell)
 

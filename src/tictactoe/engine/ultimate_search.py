@@ -17,10 +17,13 @@ from numba import njit
 
 from tictactoe.engine.ultimate_kernel import (
     BIG_X,
+    CLOSED,
     DRAW,
+    FULL,
     PLAYING,
     RESULT,
     STATE_SIZE,
+    THREATS,
     TURN,
     WINS,
     X_MASKS,
@@ -76,12 +79,17 @@ def run_iterations(
     exploration: float,
     policy: int,
     solver: bool,
+    prior: int,
 ) -> int:
     """Run up to `iterations` MCTS iterations on the tree; stop early once the root is proven.
 
     Returns the number of iterations run. `used[0]` is the number of nodes in use; `root_node`
     is the node of the position `root` (0 for a new tree; deeper when a tree is reused). A full
     tree stops growing and keeps refining the statistics of the nodes it has.
+
+    `prior` > 0 starts each new child with that many virtual visits at a score guessed from the
+    move itself (progressive bias): winning or blocking a small board looks good, sending the
+    opponent to a free choice or to a board they can win at once looks bad.
     """
     capacity = visits.shape[0]
     s = np.empty(STATE_SIZE, dtype=np.int64)
@@ -96,7 +104,7 @@ def run_iterations(
         path[0] = root_node
         while proven[node] == UNKNOWN:
             if child_count[node] == 0:
-                if node != root_node and visits[node] == 0:
+                if node != root_node and visits[node] <= prior:
                     break  # first visit: estimate this node by a playout
                 n = legal_moves(s, buffer)
                 if used[0] + n > capacity:
@@ -109,6 +117,7 @@ def run_iterations(
                     buffer[i], buffer[j] = buffer[j], buffer[i]
                 t = s[TURN]
                 big = s[BIG_X + t]
+                closed = s[CLOSED]
                 wins_now = False
                 for i in range(n):
                     c = start + i
@@ -118,12 +127,34 @@ def run_iterations(
                     value[c] = 0.0
                     child_count[c] = 0
                     proven[c] = UNKNOWN
-                    if solver:
-                        b = cell // 9
-                        own = s[X_MASKS + t * 9 + b] | (1 << (cell - b * 9))
-                        if WINS[own] and WINS[big | (1 << b)]:
-                            proven[c] = WIN
-                            wins_now = True
+                    b = cell // 9
+                    p = cell - b * 9
+                    mine = s[X_MASKS + t * 9 + b]
+                    own = mine | (1 << p)
+                    if solver and WINS[own] and WINS[big | (1 << b)]:
+                        proven[c] = WIN
+                        wins_now = True
+                    if prior > 0:
+                        theirs_b = s[X_MASKS + (1 - t) * 9 + b]
+                        q = 0.5
+                        if WINS[own]:
+                            q += 0.2
+                        elif (THREATS[theirs_b] >> p) & 1:
+                            q += 0.1
+                        target_closed = (closed >> p) & 1 or (
+                            p == b and (WINS[own] or (own | theirs_b) == FULL)
+                        )
+                        if target_closed:
+                            q -= 0.15
+                        else:
+                            theirs = s[X_MASKS + (1 - t) * 9 + p]
+                            empty = FULL & ~(theirs | s[X_MASKS + t * 9 + p])
+                            if p == b:
+                                empty &= ~(1 << p)
+                            if THREATS[theirs] & empty:
+                                q -= 0.15
+                        visits[c] = prior
+                        value[c] = prior * q
                 first_child[node] = start
                 child_count[node] = n
                 if wins_now:
@@ -227,7 +258,13 @@ class Tree:
         return True
 
     def run(
-        self, iterations: int, rng: np.ndarray, exploration: float, policy: int, solver: bool
+        self,
+        iterations: int,
+        rng: np.ndarray,
+        exploration: float,
+        policy: int,
+        solver: bool,
+        prior: int,
     ) -> int:
         return run_iterations(
             self.root,
@@ -244,6 +281,7 @@ class Tree:
             exploration,
             policy,
             solver,
+            prior,
         )
 
     def result(self, iterations: int) -> SearchResult:
@@ -298,6 +336,7 @@ def search(
     exploration: float = 0.7,
     policy: int = 1,
     solver: bool = True,
+    prior: int = 0,
     tree: Tree | None = None,
 ) -> SearchResult:
     """Search from `root` for `iterations`, or until `deadline` (a `time.perf_counter()` value).
@@ -322,7 +361,7 @@ def search(
     total = 0
     if deadline is None:
         assert iterations is not None
-        total = tree.run(iterations, rng, exploration, policy, solver)
+        total = tree.run(iterations, rng, exploration, policy, solver, prior)
     else:
         chunk = 32
         while tree.proven[tree.root_node] == UNKNOWN:
@@ -333,7 +372,7 @@ def search(
             started = time.perf_counter()
             if started >= deadline and total > 0:  # one iteration at least: it expands the root
                 break
-            total += tree.run(chunk, rng, exploration, policy, solver)
+            total += tree.run(chunk, rng, exploration, policy, solver, prior)
             took = time.perf_counter() - started
             # Aim for chunks of about a millisecond, and never run one past the deadline.
             rate = chunk / max(took, 1e-6)
