@@ -17,6 +17,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Playwright, sync_playwright
 
 CHROMIUM = "/usr/bin/chromium"
+CLAIM_AFTER_SECONDS = 2
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
@@ -60,7 +61,12 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         ],
         stdout=log,
         stderr=subprocess.STDOUT,
-        env={**os.environ, "TICTACTOE_COMMIT": "browsertest"},
+        # A short claim delay lets a test claim the win of a vanished opponent in seconds.
+        env={
+            **os.environ,
+            "TICTACTOE_COMMIT": "browsertest",
+            "TICTACTOE_CLAIM_AFTER_SECONDS": str(CLAIM_AFTER_SECONDS),
+        },
     )
     url = f"http://127.0.0.1:{port}"
     try:

@@ -285,3 +285,22 @@ def test_a_dropped_connection_reconnects_and_catches_up_on_missed_moves(
 
     alice.close()
     expect(bob.locator("[data-player=x] [data-presence]")).to_have_text("offline")
+
+
+def test_a_player_may_claim_the_win_when_the_opponent_vanishes_on_their_turn(
+    new_context: NewContext,
+) -> None:
+    alice = create_table(new_context(), variant="standard", size="3", first="me")
+    bob = join(new_context(), alice.url)
+    alice.locator("[data-board] button[data-move='b2']").click()
+    expect(bob.locator("[data-move='b2']")).to_have_text("X")
+    claim = alice.locator("[data-claim]")
+    expect(claim).to_be_hidden()
+    bob.close()
+    expect(alice.locator("[data-player=o] [data-presence]")).to_have_text("offline")
+    # The server offers the claim once Bob has been away on his turn for the claim delay.
+    expect(claim).to_be_visible(timeout=15_000)
+    claim.click()
+    expect(alice.locator("[data-board]")).to_have_attribute("data-result", "x")
+    expect(alice.locator("[data-status]")).to_contain_text("O left the game")
+    expect(claim).to_be_hidden()
