@@ -48,10 +48,15 @@ def test_a_whole_ultimate_game_played_with_the_keyboard_alone(new_context: NewCo
             break
         page = players[table["turn"]]
         expect(page.locator("[data-board]")).to_have_attribute("data-turn", table["turn"])
-        page.keyboard.press("b")
+        if len(table["moves"]) >= 2 and len(table["moves"]) % 4 < 2:
+            # Focus stayed on the board after the player's last move, so it comes back to a
+            # playable cell by itself when their turn comes.
+            expect(page.locator("[data-board] button[data-move]:enabled:focus")).to_have_count(1)
+        else:
+            page.keyboard.press("b")
         move = focused_move(page)
         assert move in table["legal_moves"]
-        if table["sent_to"] is not None:
+        if table["sent_to"] is not None and len(table["moves"]) % 4 >= 2:
             assert table["sends_to"] is not None
             # B lands in the board the player is sent to.
             cells = page.locator(f"[data-small-board='{table['sent_to']}'] button[data-move]")
