@@ -304,3 +304,16 @@ def test_a_player_may_claim_the_win_when_the_opponent_vanishes_on_their_turn(
     expect(alice.locator("[data-board]")).to_have_attribute("data-result", "x")
     expect(alice.locator("[data-status]")).to_contain_text("O left the game")
     expect(claim).to_be_hidden()
+
+
+def test_the_copy_button_puts_the_table_link_on_the_clipboard(new_context: NewContext) -> None:
+    context = new_context()
+    context.grant_permissions(["clipboard-read", "clipboard-write"])
+    alice = create_table(context, variant="standard", size="5")
+    copy = alice.locator("[data-copy]")
+    copy.click()
+    expect(copy).to_have_text("Link copied")
+    assert alice.evaluate("() => navigator.clipboard.readText()") == alice.url
+    expect(alice.locator("[data-status]")).to_contain_text(
+        "Waiting for your friend to join: send them the link."
+    )
