@@ -174,3 +174,19 @@ def test_kernels_load_from_the_numba_cache_in_fresh_processes() -> None:
         done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
         assert done.returncode == 0, done.stderr
         assert done.stdout.strip() in tictactoe.new_game("ultimate").legal_moves()
+
+
+@pytest.mark.parametrize(("weaker", "stronger"), [("easy", "medium"), ("medium", "hard")])
+def test_each_level_beats_the_one_below_in_a_short_match(weaker: str, stronger: str) -> None:
+    # Seeded levels below max are deterministic, so this match always plays out the same way.
+    points = 0.0
+    for game_number in range(6):
+        stronger_mark = "x" if game_number % 2 == 0 else "o"
+        game = tictactoe.new_game("ultimate")
+        ply = 0
+        while not game.is_over:
+            level = stronger if game.turn == stronger_mark else weaker
+            game = game.play(best_move(game, level, seed=game_number * 1000 + ply))
+            ply += 1
+        points += 1.0 if game.result == stronger_mark else 0.5 if game.result == "draw" else 0.0
+    assert points >= 4.5
