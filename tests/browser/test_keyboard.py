@@ -48,6 +48,8 @@ def test_a_whole_ultimate_game_played_with_the_keyboard_alone(new_context: NewCo
             break
         page = players[table["turn"]]
         expect(page.locator("[data-board]")).to_have_attribute("data-turn", table["turn"])
+        playable = page.locator("[data-board] button[data-move]:enabled")
+        expect(playable).to_have_count(len(table["legal_moves"]))
         if len(table["moves"]) >= 2 and len(table["moves"]) % 4 < 2:
             # Focus stayed on the board after the player's last move, so it comes back to a
             # playable cell by itself when their turn comes.

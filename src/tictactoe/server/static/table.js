@@ -45,6 +45,7 @@ let smallBoards = []; // ultimate: the 9 small board elements
 let builtFor = "";
 let rovingName = null; // the one cell in the tab order
 let pending = false; // a move is on its way: wait for the server before allowing another
+let connected = false; // moves go over the socket: no playing while it is down
 let wantsBoardFocus = false;
 
 // ---- which seat this browser plays --------------------------------------------------------------
@@ -154,7 +155,7 @@ function renderBoard(tbl) {
   const over = isOver(tbl);
   const ultimate = tbl.variant === "ultimate";
   const myTurn = !over && isPlayer() && tbl.turn === seat;
-  const legal = new Set(myTurn && !pending ? tbl.legal_moves : []);
+  const legal = new Set(myTurn && !pending && connected ? tbl.legal_moves : []);
   const rows = grid(tbl);
   const lines = tbl.winning_lines ?? [];
   const winCells = new Set(ultimate ? [] : lines.flat());
@@ -416,8 +417,12 @@ function connect() {
   socket = ws;
   ws.addEventListener("open", () => {
     attempts = 0;
+    connected = true;
     connectionEl.textContent = "";
-    if (table) ws.send(JSON.stringify({ type: "sync", version: table.version }));
+    if (table) {
+      ws.send(JSON.stringify({ type: "sync", version: table.version }));
+      render(table);
+    }
   });
   ws.addEventListener("message", (event) => {
     let message;
@@ -436,6 +441,7 @@ function connect() {
   ws.addEventListener("close", (event) => {
     if (socket !== ws) return;
     socket = null;
+    connected = false;
     pending = false;
     // 4xxx: the server said this table is gone or refused us for good; don't hammer it.
     if (stopped || (event.code >= 4000 && event.code < 5000)) {
