@@ -460,6 +460,12 @@ window.addEventListener("pagehide", () => {
   stopped = true;
   socket?.close();
 });
+// Back to a page kept in the browser's back-forward cache: its socket was closed on the way out.
+window.addEventListener("pageshow", (event) => {
+  if (!event.persisted) return;
+  stopped = false;
+  if (!socket) connect();
+});
 
 function send(message) {
   if (socket && socket.readyState === WebSocket.OPEN) {
