@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 
 import httpx
 from tests.scaleout.clients import Socket, create_table, play_moves, socket_url
@@ -23,6 +24,7 @@ def test_players_on_two_processes_finish_a_game_and_a_spectator_on_a_third_sees_
     spectator = Socket(socket_url(c.ws_base, table_id))
     try:
         start = x.table_at(1)
+        assert spectator.table_at(1)["moves"] == []  # watching from before the first move
         final = play_moves({"x": x, "o": o}, start, random.Random(6))
         assert final["result"] in ("x", "o", "draw")
         spectator.table_at(final["version"])
@@ -113,3 +115,40 @@ def test_rivals_on_two_processes_never_both_move(
     final = httpx.get(f"{b.base}/api/tables/{table_id}").json()
     assert len(final["moves"]) == 6  # 4 in a row takes 7 moves at least: no game ended
     assert final["version"] == 2 + 6  # created, joined, then one version per move
+
+
+def test_presence_is_the_same_from_every_process_and_a_connected_player_cannot_be_claimed_against(
+    start_server: StartServer, postgres: PostgresCluster, redis_server: RedisServer
+) -> None:
+    database = postgres.new_database()
+    fast_claim = {"TICTACTOE_CLAIM_AFTER_SECONDS": "1"}
+    a, b = (start_server(database, redis_server.url, **fast_claim) for _ in range(2))
+    table_id, tokens = create_table(a.base, first="me")
+    x = Socket(socket_url(a.ws_base, table_id, tokens["x"]))
+    o = Socket(socket_url(b.ws_base, table_id, tokens["o"]))
+    try:
+        table = play_moves({"x": x, "o": o}, x.table_at(1), random.Random(3), count=1)
+        for server in (a, b):
+            seats = httpx.get(f"{server.base}/api/tables/{table_id}").json()["seats"]
+            assert seats["x"]["connected"] and seats["o"]["connected"], server.base
+        time.sleep(1.5)  # longer than the claim wait: O thinks, connected through the other process
+        claim = httpx.post(
+            f"{a.base}/api/tables/{table_id}/claim",
+            headers={"Authorization": f"Bearer {tokens['x']}"},
+        )
+        assert claim.status_code == 403
+        o.close()
+        gone = x.expect(
+            lambda m: m.get("type") == "table" and not m["table"]["seats"]["o"]["connected"]
+        )
+        assert gone["table"]["version"] == table["version"]
+        x.expect(lambda m: m.get("type") == "table" and m["table"].get("can_claim_win"))
+        claim = httpx.post(
+            f"{a.base}/api/tables/{table_id}/claim",
+            headers={"Authorization": f"Bearer {tokens['x']}"},
+        )
+        assert claim.status_code == 200
+        assert (claim.json()["result"], claim.json()["ended_by"]) == ("x", "abandon")
+    finally:
+        x.close()
+        o.close()

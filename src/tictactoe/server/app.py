@@ -21,6 +21,7 @@ from tictactoe.server.computer import ComputerPlayer
 from tictactoe.server.connections import Hub
 from tictactoe.server.identity import ClientCookieMiddleware
 from tictactoe.server.limits import RateLimitMiddleware
+from tictactoe.server.presence import SharedPresence
 from tictactoe.server.pubsub import open_pubsub
 from tictactoe.server.security import SecurityMiddleware
 from tictactoe.server.settings import Settings
@@ -44,8 +45,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await storage.start()
         await pubsub.start()
         computer = ComputerPlayer(settings.computer_workers, settings.computer_think_ms)
+        presence = SharedPresence(settings.redis_url) if settings.redis_url else None
+        if presence is not None:
+            await presence.start()
         app.state.settings = settings
-        tables = app.state.tables = Tables(storage, pubsub, settings, computer)
+        tables = app.state.tables = Tables(storage, pubsub, settings, computer, presence=presence)
         # Scale-out: sockets catch up from the database when Redis may have dropped frames.
         app.state.hub = Hub(pubsub, resync=tables.latest_envelope if tables.shared else None)
         gauges = asyncio.ensure_future(_update_gauges(app))
@@ -56,6 +60,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             with contextlib.suppress(asyncio.CancelledError):
                 await gauges
             await app.state.tables.close()
+            if presence is not None:
+                await presence.close()
             computer.close()
             await pubsub.close()
             await storage.close()

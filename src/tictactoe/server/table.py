@@ -21,6 +21,7 @@ from typing import Any, Literal
 
 from tictactoe import Game, IllegalMoveError
 from tictactoe.server import metrics
+from tictactoe.server.presence import Seen, SharedPresence
 from tictactoe.server.pubsub import PubSub
 from tictactoe.server.storage import (
     MoveRecord,
@@ -182,6 +183,7 @@ class Table:
         computer: ComputerPlayer | None = None,
         clock: Callable[[], float] = time.time,
         shared: bool = False,
+        presence: SharedPresence | None = None,
     ) -> None:
         self.record = record
         self.game = build_game(record)
@@ -203,6 +205,9 @@ class Table:
         self._computer_task: asyncio.Task[None] | None = None
         # Other processes write this table too (scale-out): re-read it before deciding.
         self._shared = shared
+        # Scale-out: players connected through other processes, and when the rest left.
+        self._presence = presence
+        self._seen = Seen()
 
     @property
     def id(self) -> str:
@@ -244,14 +249,19 @@ class Table:
         holder = seat(self.record, mark)
         if holder.computer:
             return True
-        return holder.token_hash is not None and self._sockets.get(holder.token_hash, 0) > 0
+        person = holder.token_hash
+        if person is None:
+            return False
+        return self._sockets.get(person, 0) > 0 or person in self._seen.connected
 
     def away_since(self, mark: Mark) -> float | None:
         """Since when the player of `mark` has had no socket open (None: connected or no one)."""
         holder = seat(self.record, mark)
         if holder.computer or holder.token_hash is None or self.is_connected(mark):
             return None
-        return self._away_since.get(holder.token_hash, self._loaded_at)
+        here = self._away_since.get(holder.token_hash, self._loaded_at)
+        # Gone from other processes later than from this one: that is when they left.
+        return max(here, self._seen.left_at.get(holder.token_hash, here))
 
     def claim_possible_at(self) -> tuple[Mark, float] | None:
         """Who could claim the win, and from when: the opponent of a player away on their turn."""
@@ -446,6 +456,16 @@ class Table:
         record = await self._storage.load(self.id)
         if record is not None and record.version > self.record.version:
             self._adopt(record)
+        await self._look_around()
+
+    async def _look_around(self) -> None:
+        """Learns who is connected through the other processes (scale-out)."""
+        if self._presence is None:
+            return
+        seen = await self._presence.seen(self.id)
+        if seen != self._seen:
+            self._seen = seen
+            self._envelope = None
 
     # -- presence --
 
@@ -456,6 +476,8 @@ class Table:
         self._sockets[person] = self._sockets.get(person, 0) + 1
         if self._sockets[person] == 1:
             self._away_since.pop(person, None)
+            if self._presence is not None:
+                await self._presence.arrived(self.id, person)
             await self._presence_changed()
 
     async def disconnect(self, person: str | None) -> None:
@@ -466,6 +488,8 @@ class Table:
         if self._sockets[person] == 0:
             del self._sockets[person]
             self._away_since[person] = self._clock()
+            if self._presence is not None:
+                await self._presence.left(self.id, person)
             await self._presence_changed()
 
     @property
@@ -474,6 +498,7 @@ class Table:
 
     async def _presence_changed(self) -> None:
         self._envelope = None
+        await self._look_around()
         await self._publish()
         self._schedule_claim_frame()
 

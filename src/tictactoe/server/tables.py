@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from tictactoe import new_game
 from tictactoe.server.computer import DEFAULT_LEVEL, ComputerPlayer
 from tictactoe.server.identity import hash_secret, looks_like_secret, new_secret, new_table_id
+from tictactoe.server.presence import SharedPresence
 from tictactoe.server.pubsub import PubSub
 from tictactoe.server.settings import Settings
 from tictactoe.server.storage import SeatRecord, Storage, TableRecord
@@ -42,8 +43,10 @@ class Tables:
         settings: Settings,
         computer: ComputerPlayer | None = None,
         clock: Callable[[], float] = time.time,
+        presence: SharedPresence | None = None,
     ) -> None:
         self.storage = storage
+        self.presence = presence
         self.pubsub = pubsub
         self.settings = settings
         self.computer = computer
@@ -150,6 +153,7 @@ class Tables:
             computer=self.computer if record.opponent == "computer" else None,
             clock=self._clock,
             shared=self.shared,
+            presence=self.presence,
         )
         self._open[record.id] = table
         return table
