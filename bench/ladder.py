@@ -37,13 +37,13 @@ def make_player(spec: str, think_ms: int) -> Player:
     if spec in ("easy", "medium", "hard", "max"):
         return lambda game, seed: best_move(game, spec, think_ms=think_ms)
     if spec == "uct":
-        spec = "mcts(c=0.7,policy=0,solver=0)"
+        spec = "mcts(c=0.7,policy=0,solver=0,prior=0)"
     if spec.startswith("mcts(") and spec.endswith(")"):
         options = dict(item.split("=") for item in spec[5:-1].split(",") if item)
-        c = float(options.get("c", 0.7))
+        c = float(options.get("c", 0.5))
         policy = int(options.get("policy", "1"))
         solver = options.get("solver", "1") == "1"
-        prior = int(options.get("prior", "0"))
+        prior = int(options.get("prior", "10"))
 
         def play(game: tictactoe.Game, seed: int) -> str:
             deadline = time.perf_counter() + think_ms / 1000

@@ -5,8 +5,9 @@
 - `medium`: a short search (Ultimate: 300 MCTS iterations with random playouts; standard: two
   plies), with an occasional careless move.
 - `hard`: a longer search (Ultimate: 3 000 iterations with the solver; standard: four plies).
-- `max`: everything it has for `think_ms` (Ultimate: MCTS with the solver and informed playouts;
-  standard: iterative-deepening alpha-beta that proves the result where it can).
+- `max`: everything it has for `think_ms` (Ultimate: MCTS with the solver, informed playouts,
+  progressive bias and the tree kept from move to move; standard: iterative-deepening
+  alpha-beta that proves the result where it can).
 
 Levels below `max` search a fixed amount, so they play the same on any machine and a seed makes
 their choice repeatable. `max` is bounded by the clock; with a seed it runs a fixed budget sized
@@ -78,6 +79,7 @@ def _ultimate_move(
             seed=search_seed,
             policy=0,
             solver=False,
+            prior=0,
             exploration=1.0,
         )
         # Now and then a careless move: a random one among those the search tried more than once.

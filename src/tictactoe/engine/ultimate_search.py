@@ -333,16 +333,17 @@ def search(
     iterations: int | None = None,
     deadline: float | None = None,
     seed: int = 0,
-    exploration: float = 0.7,
+    exploration: float = 0.5,
     policy: int = 1,
     solver: bool = True,
-    prior: int = 0,
+    prior: int = 10,
     tree: Tree | None = None,
 ) -> SearchResult:
     """Search from `root` for `iterations`, or until `deadline` (a `time.perf_counter()` value).
 
     With both given, whichever comes first ends the search. The game must not be over. `tree`
     continues an earlier search whose root has been moved to `root` (see `Tree.descend`).
+    The defaults are what `max` plays with, tuned with bench/ladder.py (see bench/RESULTS.md).
     """
     if iterations is None and deadline is None:
         raise ValueError("give an iteration budget, a deadline or both")
