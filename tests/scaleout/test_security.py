@@ -83,8 +83,9 @@ def test_websocket_from_a_foreign_origin_is_refused_before_it_opens(tmp_path: Pa
     with client_for(tmp_path, allowed_origins=("https://friends.example",)) as client:
         table = new_table(client)
         url = f"/api/tables/{table['id']}/ws"
-        with pytest.raises(WebSocketDenialResponse) as refused:
-            client.websocket_connect(url, headers={"Origin": "https://evil.example"})
+        foreign = client.websocket_connect(url, headers={"Origin": "https://evil.example"})
+        with pytest.raises(WebSocketDenialResponse) as refused, foreign:
+            pass
         assert refused.value.status_code == 403
         for origin in ("http://testserver", "https://friends.example", None):
             headers = {"Origin": origin} if origin else {}
@@ -148,8 +149,8 @@ def test_opening_sockets_too_fast_gets_429_at_the_handshake(tmp_path: Path) -> N
         for _ in range(2):
             with client.websocket_connect(url) as ws:
                 ws.receive_json()
-        with pytest.raises(WebSocketDenialResponse) as refused:
-            client.websocket_connect(url)
+        with pytest.raises(WebSocketDenialResponse) as refused, client.websocket_connect(url):
+            pass
         assert refused.value.status_code == 429
         assert refused.value.headers["retry-after"]
 
