@@ -182,3 +182,27 @@ async def test_sqlite_runs_in_wal_mode(tmp_path: Path) -> None:
         mode = connection.exec_driver_sql("PRAGMA journal_mode").scalar()
     await store.close()
     assert mode == "wal"
+
+
+async def test_sqlite_checkpoints_in_the_background_not_in_commits(tmp_path: Path) -> None:
+    path = tmp_path / "checkpoints.db"
+    store = SQLStorage(f"sqlite:///{path}")
+    await store.start()
+    engine = store.engine
+    assert isinstance(engine, Engine)
+    with engine.connect() as connection:
+        assert connection.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar() == 0
+    table = a_table()
+    await store.create(table)
+    for _ in range(39):
+        after, move = moved(table, "e5")
+        await store.save(after, expected_version=table.version, move=move)
+        table = after
+    await store.close()
+    # Closing copied everything into the database file and emptied the log.
+    wal = Path(f"{path}-wal")
+    assert not wal.exists() or wal.stat().st_size == 0
+    reopened = SQLStorage(f"sqlite:///{path}")
+    await reopened.start()
+    assert len(await reopened.moves(table.id)) == 39
+    await reopened.close()
