@@ -440,7 +440,11 @@ class Table:
         old = self.record
         self.record = record
         if record.game_number != old.game_number or record.moves != old.moves:
-            self.game = build_game(record)
+            if record.game_number == old.game_number and record.moves[:-1] == old.moves:
+                # One move on: play it rather than replaying the whole record.
+                self.game = self.game.play(record.moves[-1])
+            else:
+                self.game = build_game(record)
             self._turn_since = self._clock()
         self._envelope = None
 
