@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib
+import json
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -154,6 +155,24 @@ async def _invalid_request(request: Request, error: Exception) -> JSONResponse:
 def _plain(errors: list[dict[str, Any]]) -> list[dict[str, Any]]:
     # Pydantic's error contexts may hold exceptions; keep what JSON can carry.
     return [
-        {key: value for key, value in e.items() if key in ("type", "loc", "msg", "input")}
+        {
+            key: _json_safe(value)
+            for key, value in e.items()
+            if key in ("type", "loc", "msg", "input")
+        }
         for e in errors
     ]
+
+
+def _json_safe(value: Any) -> Any:
+    """The value if strict JSON can carry it, else its repr: Python's parser accepts `NaN` and
+    `Infinity` in a body, and echoing them back must not fail the answer (found by hypothesis).
+
+    >>> _json_safe(float("inf")), _json_safe({"move": "e5"})
+    ('inf', {'move': 'e5'})
+    """
+    try:
+        json.dumps(value, allow_nan=False)
+    except (TypeError, ValueError):
+        return repr(value)
+    return value

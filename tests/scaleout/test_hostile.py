@@ -1,0 +1,166 @@
+"""Hostile input: schemathesis against the OpenAPI schema of a running server, hypothesis-made
+WebSocket messages and move bodies. No 5xx, no crash; oversized input refused with the right
+status."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from schemathesis.checks import not_a_server_error
+from starlette.testclient import TestClient
+from tests.scaleout.services import ServerProcess
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
+
+from tictactoe import Game
+from tictactoe.server.app import create_app
+from tictactoe.server.settings import Settings
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """One real `tictactoe serve` (SQLite) for the module."""
+    folder = tmp_path_factory.mktemp("hostile")
+    process = ServerProcess(f"sqlite:///{folder / 'tables.db'}", None)
+    try:
+        process.start()
+        yield process
+    finally:
+        process.remove()
+
+
+@pytest.fixture(scope="module")
+def api_schema(server: ServerProcess) -> Any:
+    # FastAPI writes OpenAPI 3.1, which schemathesis 3.38 reads behind this switch.
+    schemathesis.experimental.OPEN_API_3_1.enable()
+    return schemathesis.from_uri(
+        f"{server.base}/openapi.json",
+        base_url=server.base,
+        data_generation_methods=list(schemathesis.DataGenerationMethod),
+    )
+
+
+schema = schemathesis.from_pytest_fixture("api_schema")
+
+
+@schema.parametrize()
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+def test_the_api_never_answers_5xx_to_schema_made_requests(case: Any) -> None:
+    response = case.call(timeout=10)
+    case.validate_response(response, checks=(not_a_server_error,))
+
+
+def test_a_websocket_message_beyond_the_transport_limit_closes_only_that_socket(
+    server: ServerProcess,
+) -> None:
+    created = httpx.post(f"{server.base}/api/tables", json={"variant": "ultimate"}).json()
+    url = f"{server.ws_base}/api/tables/{created['id']}/ws"
+    with connect(url) as ws:
+        json.loads(ws.recv(timeout=5))
+        ws.send(json.dumps({"type": "ping", "padding": "x" * 100_000}))
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                ws.recv(timeout=5)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009  # too big
+    with connect(url) as ws:  # the server goes on serving
+        assert json.loads(ws.recv(timeout=5))["type"] == "table"
+    assert httpx.get(f"{server.base}/readyz").status_code == 200
+
+
+# -- in-process: many messages quickly --------------------------------------------------------
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner),
+    max_leaves=10,
+)
+message_types = st.sampled_from(
+    ["move", "resign", "rematch", "claim", "sync", "auth", "ping", "table", "", "MOVE"]
+)
+messages = st.one_of(
+    st.text(max_size=200),
+    json_values.map(json.dumps),
+    st.fixed_dictionaries(
+        {"type": message_types},
+        optional={
+            "move": st.one_of(st.text(max_size=6), json_values, st.sampled_from(["e5", "a1"])),
+            "version": st.one_of(st.integers(), st.booleans(), st.floats(), st.text()),
+            "token": st.one_of(st.text(max_size=60), json_values),
+        },
+    ).map(json.dumps),
+    st.text(min_size=4097, max_size=5000),
+)
+
+
+@pytest.fixture(scope="module")
+def lenient_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    folder = tmp_path_factory.mktemp("hostile-ws")
+    app = create_app(
+        Settings(
+            database_url=f"sqlite:///{folder / 'tables.db'}",
+            socket_message_rate=(10_000.0, 10_000),
+            move_rate=(10_000.0, 10_000),
+            create_rate=(10_000.0, 10_000),
+            join_rate=(10_000.0, 10_000),
+        )
+    )
+    with TestClient(app) as client:
+        yield client
+
+
+@given(batch=st.lists(messages, min_size=1, max_size=8))
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+def test_hypothesis_websocket_messages_get_4xx_answers_and_never_break_the_socket(
+    lenient_client: TestClient, batch: list[str]
+) -> None:
+    created = lenient_client.post("/api/tables", json={"variant": "ultimate"}).json()
+    url = f"/api/tables/{created['id']}/ws?token={created['token']}"
+    with lenient_client.websocket_connect(url) as ws:
+        for text in batch:
+            ws.send_text(text)
+            ws.send_text('{"type":"ping"}')
+            while (answer := ws.receive_json())["type"] != "pong":
+                assert answer["type"] in ("table", "error"), answer
+                if answer["type"] == "error":
+                    assert 400 <= answer["status"] < 500, (text, answer)
+    table = lenient_client.get(f"/api/tables/{created['id']}").json()
+    Game.from_record("ultimate", table["record"])  # whatever landed was legal
+
+
+@given(body=json_values)
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+def test_hypothesis_move_bodies_get_4xx_or_a_legal_move(
+    lenient_client: TestClient, body: Any
+) -> None:
+    created = lenient_client.post("/api/tables", json={"variant": "ultimate"}).json()
+    response = lenient_client.post(
+        f"/api/tables/{created['id']}/moves",
+        content=json.dumps(body),  # Python's JSON: Infinity and NaN too, which are not JSON
+        headers={"Authorization": f"Bearer {created['token']}", "Content-Type": "application/json"},
+    )
+    assert response.status_code in (200, 400, 403, 409, 422), response.text
+
+
+def test_garbage_and_oversized_http_input_get_4xx(tmp_path: Path) -> None:
+    with TestClient(create_app(Settings(database_url="memory://"))) as client:
+        created = client.post("/api/tables", json={"variant": "ultimate"}).json()
+        auth = {"Authorization": f"Bearer {created['token']}"}
+        url = f"/api/tables/{created['id']}/moves"
+        assert client.post(url, content=b"\xff\xfe{", headers=auth).status_code == 400
+        assert client.post(url, content=b"[" * 10_000, headers=auth).status_code in (400, 422)
+        assert client.post(url, content=b"x" * 100_000, headers=auth).status_code == 413
+        assert client.get("/api/tables/" + "a" * 5000).status_code == 404
+        headers = {"Authorization": "Bearer " + "A" * 5000}
+        assert client.post(url, json={"move": "e5"}, headers=headers).status_code == 401
