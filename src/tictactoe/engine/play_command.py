@@ -43,8 +43,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--think-ms", type=int, default=1000, help="computer's time at max")
 
 
-def draw(game: Game, playable: set[str]) -> list[str]:
-    """The board as text lines: marks `X`/`O`, playable cells `·`, other empty cells blank.
+COLOURS = {"X": "\x1b[1;36mX\x1b[0m", "O": "\x1b[1;35mO\x1b[0m", "·": "\x1b[32m·\x1b[0m"}
+
+
+def draw(game: Game, playable: set[str], colour: bool = False) -> list[str]:
+    """The board as text lines: marks `X`/`O`, playable cells `·`, other empty cells blank
+    (`colour`: with terminal colours).
 
     >>> import tictactoe
     >>> print("\\n".join(draw(tictactoe.Game.from_record("standard", "b2"), {"a1"})))
@@ -64,7 +68,8 @@ def draw(game: Game, playable: set[str]) -> list[str]:
         for col in range(size):
             name = f"{chr(ord('a') + col)}{rank}"
             mark = game.cell(name)
-            cells.append(mark.upper() if mark else "·" if name in playable else " ")
+            symbol = mark.upper() if mark else "·" if name in playable else " "
+            cells.append(COLOURS.get(symbol, symbol) if colour else symbol)
         if game.variant == "ultimate":
             text = " │ ".join(" ".join(cells[i : i + 3]) for i in range(0, 9, 3))
             beside = _big_board_row(game, row)
@@ -115,6 +120,8 @@ def play_session(
     def say(text: str = "") -> None:
         print(text, file=out, flush=True)
 
+    colour = out.isatty()
+
     while not game.is_over:
         if game.turn != human:
             say(f"The computer ({game.turn.upper()}) is thinking…")
@@ -123,7 +130,7 @@ def play_session(
             say(f"The computer plays {move}.")
             continue
         say()
-        say("\n".join(draw(game, set(game.legal_moves()))))
+        say("\n".join(draw(game, set(game.legal_moves()), colour)))
         if game.last_move:
             say(f"Last move: {game.last_move}.")
         say(where_sent(game))
@@ -140,7 +147,7 @@ def play_session(
         except IllegalMoveError as error:
             say(f"Not possible: {error}")
     say()
-    say("\n".join(draw(game, set())))
+    say("\n".join(draw(game, set(), colour)))
     if game.result == "draw":
         say("Game over: a draw.")
     elif game.result == human:
