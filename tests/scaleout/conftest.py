@@ -11,11 +11,14 @@ from tests.scaleout.services import ServerProcess, StartServer
 
 @pytest.fixture
 def start_server() -> Iterator[StartServer]:
-    """Starts `tictactoe serve` processes: `start_server(database_url, redis_url, **env)`."""
+    """Starts `tictactoe serve` processes: `start_server(database_url, redis_url, args=[...],
+    **environment)`."""
     started: list[ServerProcess] = []
 
-    def start(database: str, redis: str | None, **env: str) -> ServerProcess:
-        server = ServerProcess(database, redis, env)
+    def start(
+        database: str, redis: str | None, args: list[str] | None = None, **env: str
+    ) -> ServerProcess:
+        server = ServerProcess(database, redis, env, args)
         started.append(server)
         server.start()
         return server

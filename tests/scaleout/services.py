@@ -152,9 +152,16 @@ class RedisServer:
 class ServerProcess:
     """`tictactoe serve` in a subprocess on a free port; `kill()` is a SIGKILL."""
 
-    def __init__(self, database: str, redis: str | None, env: dict[str, str] | None = None):
+    def __init__(
+        self,
+        database: str,
+        redis: str | None,
+        env: dict[str, str] | None = None,
+        args: list[str] | None = None,
+    ):
         self.database = database
         self.redis = redis
+        self.args = args or []
         self.port = free_port()
         self.env = env or {}
         self.process: subprocess.Popen[bytes] | None = None
@@ -173,6 +180,7 @@ class ServerProcess:
         command += ["--database", self.database]
         if self.redis is not None:
             command += ["--redis", self.redis]
+        command += self.args
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(
                 command,
@@ -218,5 +226,5 @@ class ServerProcess:
         self.log.unlink(missing_ok=True)
 
 
-# The `start_server` fixture: `start_server(database_url, redis_url, **environment)`.
+# The `start_server` fixture: `start_server(database_url, redis_url, args=[...], **environment)`.
 StartServer = Callable[..., ServerProcess]
