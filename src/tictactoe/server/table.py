@@ -310,11 +310,17 @@ class Table:
         started = time.perf_counter()
         async with self._lock:
             try:
-                if self._shared:
+                try:
+                    record, events, move = self._decide(command, by)
+                    await self._save(record, move)
+                except (Refused, StaleVersionError):
+                    if not self._shared:
+                        raise
+                    # Our copy may be behind another process's writes (so the refusal, or the
+                    # failed version check, may be ours alone): catch up, then decide again.
                     await self.refresh()
-                before = self.record
-                record, events, move = self._decide(command, by)
-                await self._storage.save(record, before.version, move)
+                    record, events, move = self._decide(command, by)
+                    await self._save(record, move)
             except StaleVersionError:
                 # Another process wrote first: catch up from the database and refuse.
                 await self._reload()
@@ -448,6 +454,16 @@ class Table:
             self._turn_since = self._clock()
         self._envelope = None
 
+    async def _save(self, record: TableRecord, move: MoveRecord | None) -> None:
+        """Commits `record` over the version this process holds; the database refuses it
+        (`StaleVersionError`) if that is not the latest. In scale-out, learns meanwhile who is
+        connected through other processes, for the frame about to be published."""
+        save = self._storage.save(record, self.record.version, move)
+        if self._presence is None:
+            await save
+        else:
+            await asyncio.gather(save, self._look_around())
+
     async def _reload(self) -> None:
         record = await self._storage.load(self.id)
         if record is not None:
@@ -457,10 +473,9 @@ class Table:
     async def refresh(self) -> None:
         """Adopts the stored table if another process has changed it since (scale-out). That
         process published the change already, so nothing is published here."""
-        record = await self._storage.load(self.id)
+        record, _ = await asyncio.gather(self._storage.load(self.id), self._look_around())
         if record is not None and record.version > self.record.version:
             self._adopt(record)
-        await self._look_around()
 
     async def _look_around(self) -> None:
         """Learns who is connected through the other processes (scale-out)."""
