@@ -50,9 +50,11 @@ def _postgres_bin(name: str) -> str:
 
 
 class PostgresCluster:
-    """A throwaway PostgreSQL cluster (initdb + pg_ctl) with trust auth on 127.0.0.1:`port`."""
+    """A throwaway PostgreSQL cluster (initdb + pg_ctl) with trust auth on 127.0.0.1:`port`;
+    `durable=False` (tests) skips fsync, `durable=True` (benchmarks) keeps PostgreSQL's defaults."""
 
-    def __init__(self) -> None:
+    def __init__(self, durable: bool = False) -> None:
+        self.durable = durable
         self.directory = Path(tempfile.mkdtemp(prefix="ttt-pg-"))
         self.data = self.directory / "data"
         self.port = free_port()
@@ -75,7 +77,7 @@ class PostgresCluster:
     def start(self) -> None:
         options = (
             f"-p {self.port} -k {self.directory} -c listen_addresses=127.0.0.1"
-            " -c fsync=off -c max_connections=200"
+            " -c max_connections=200" + ("" if self.durable else " -c fsync=off")
         )
         self._run(
             [
