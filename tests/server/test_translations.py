@@ -51,3 +51,10 @@ def test_translations_keep_the_placeholders_of_the_english_text(language: str) -
         if message.id and message.string:
             source = sorted(PLACEHOLDER.findall(str(message.id)))
             assert sorted(PLACEHOLDER.findall(str(message.string))) == source, message.id
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_every_message_is_translated_and_none_is_fuzzy(language: str) -> None:
+    catalog = read_catalog(f"{language}/LC_MESSAGES/messages.po")
+    missing = [str(m.id) for m in catalog if m.id and (not m.string or m.fuzzy)]
+    assert missing == [], f"{language} lacks translations: {missing}"

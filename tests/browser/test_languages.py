@@ -1,0 +1,79 @@
+"""Every page in every language: `<html lang>` is right, the title is translated, and no English
+text of the catalogs is left on a translated page (the board's script-drawn text included)."""
+
+from __future__ import annotations
+
+import json
+import re
+import urllib.request
+from collections.abc import Callable
+
+import pytest
+from babel.messages.pofile import read_po
+from playwright.sync_api import BrowserContext, Page, expect
+
+from tictactoe.server.templating import LANGUAGES, LOCALES_DIR
+
+NewContext = Callable[..., BrowserContext]
+TRANSLATED = [language for language in LANGUAGES if language != "en"]
+PLACEHOLDER = re.compile(r"%\(\w+\)s|\{\w+\}")
+
+
+def english_fragments(language: str) -> set[str]:
+    """Pieces of English source text long enough that finding one on a page means it was not
+    translated (texts a language keeps as they are, like "Beta", are left out)."""
+    with open(LOCALES_DIR / language / "LC_MESSAGES" / "messages.po", "rb") as file:
+        catalog = read_po(file)
+    fragments = set()
+    for message in catalog:
+        if not message.id or str(message.string).strip() == str(message.id).strip():
+            continue
+        for piece in PLACEHOLDER.split(re.sub(r"<[^>]+>", " ", str(message.id))):
+            piece = " ".join(piece.split()).strip(" .,:;—-")
+            if len(piece) >= 12 and " " in piece:
+                fragments.add(piece)
+    return fragments
+
+
+def visible_text(page: Page) -> str:
+    return " ".join(page.locator("body").inner_text().split())
+
+
+def english_status(english: Page) -> str:
+    """The status line of the English page once its socket is open (it no longer says
+    "Connecting…")."""
+    status = english.locator("[data-status]")
+    expect(status).not_to_have_text("Connecting…")
+    return status.inner_text()
+
+
+def new_table(base_url: str, variant: str) -> str:
+    request = urllib.request.Request(
+        base_url + "/api/tables",
+        data=json.dumps({"variant": variant}).encode(),
+        headers={"Content-Type": "application/json"},
+        method="POST",
+    )
+    with urllib.request.urlopen(request) as response:
+        return str(json.load(response)["url"])
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_every_page_is_wholly_in_the_chosen_language(
+    new_context: NewContext, base_url: str, language: str
+) -> None:
+    english = new_context(locale="en-GB").new_page()
+    page = new_context().new_page()
+    fragments = english_fragments(language)
+    table = new_table(base_url, "ultimate")
+    for path in ("/", table, "/games/standard", "/games/ultimate"):
+        english.goto(f"{path}?lang=en")
+        page.goto(f"{path}?lang={language}")
+        expect(page.locator("html")).to_have_attribute("lang", language)
+        if path == table:  # the board is drawn by the page's script once the socket is open
+            expect(page.locator("[data-board] button[data-move]")).to_have_count(81)
+            expect(page.locator("[data-status]")).not_to_have_text(english_status(english))
+        assert page.title() and page.title() != english.title(), (path, page.title())
+        text = visible_text(page)
+        left = sorted(fragment for fragment in fragments if fragment in text)
+        assert left == [], f"English left on {path} in {language}: {left}"
