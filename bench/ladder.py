@@ -9,7 +9,7 @@ error bar.
 
 A player is a level (`easy`, `medium`, `hard`, `max`), `uct` (random playouts, no solver, the
 same time as `max`), or `mcts(key=value,...)` with keys `c` (exploration), `policy` (0 random,
-1 informed, 2 careful), `solver` (0/1) and
+1 informed, 2 careful, 3 no free choices), `solver` (0/1) and
 `prior` (virtual visits of the move heuristic), for tuning `max`.
 """
 

@@ -199,7 +199,7 @@ def run_iterations(
             if policy == 0:
                 result = random_playout(s, rng)
             else:
-                result = informed_playout(s, rng, policy == 2)
+                result = informed_playout(s, rng, 1 if policy == 2 else 2 if policy == 3 else 0)
             if result == DRAW:
                 reward = 0.5
             elif result - X_WON == mover:
