@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import subprocess
+import sys
 from collections.abc import Iterator
 
 import pytest
+from alembic.script import ScriptDirectory
 from tests.scaleout.services import PostgresCluster, free_port
 
 from tictactoe.server.storage import MoveRecord, SeatRecord, StorageUnavailableError, TableRecord
+from tictactoe.server.storage.migrate import alembic_config
 from tictactoe.server.storage.sql import SQLStorage
 
 
@@ -89,3 +93,16 @@ async def test_store_fails_clearly_while_the_database_is_down_and_recovers_after
         assert await store.moves(table.id) == [move]
     finally:
         await store.close()
+
+
+def test_serve_migrate_only_brings_an_empty_database_to_the_head_revision(
+    postgres: PostgresCluster,
+) -> None:
+    url = postgres.new_database()
+    command = [sys.executable, "-m", "tictactoe.cli", "serve", "--migrate-only", "--database", url]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stdout + done.stderr
+    database = url.rsplit("/", 1)[1]
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    assert postgres.sql("SELECT version_num FROM alembic_version", database).strip() == head
+    assert postgres.sql("SELECT count(*) FROM tables", database).strip() == "0"

@@ -34,6 +34,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="json: one JSON object per line (the default with --redis); text otherwise",
     )
+    parser.add_argument(
+        "--migrate-only",
+        action="store_true",
+        help="bring the database's schema up to date, then exit (start-up does it too)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -43,17 +48,22 @@ def run(args: argparse.Namespace) -> int:
 
     from tictactoe.server.logs import log_config
 
+    if args.migrate_only:
+        return migrate(args.database)
     if args.workers > 1 and args.redis is None:
         print("tictactoe serve: --workers above 1 needs --redis, so moves reach every process")
         return 2
     if args.workers > 1 and not args.database.startswith("postgresql"):
         print("tictactoe serve: --workers above 1 needs --database postgresql://...")
         return 2
+    metrics_dir = None
     if args.workers > 1 and not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         import tempfile
 
         # Workers are processes: /metrics adds up the figures they write here.
-        os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="tictactoe-metrics-")
+        metrics_dir = os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(
+            prefix="tictactoe-metrics-"
+        )
     log_format = args.log_format or ("json" if args.redis else "text")
     shown_host = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
     if ":" in shown_host:
@@ -81,6 +91,34 @@ def run(args: argparse.Namespace) -> int:
         # them: TICTACTOE_TRUSTED_PROXIES), not from whoever connects from this host.
         proxy_headers=False,
     )
+    if metrics_dir is not None:
+        import shutil
+
+        shutil.rmtree(metrics_dir, ignore_errors=True)
+    return 0
+
+
+def migrate(database_url: str) -> int:
+    """Applies the migrations the database has not seen (PostgreSQL: under an advisory lock, so
+    it is safe while other processes start); prints what it did."""
+    import asyncio
+
+    from tictactoe.server.storage import StorageUnavailableError
+    from tictactoe.server.storage.sql import SQLStorage
+
+    async def upgrade() -> None:
+        storage = SQLStorage(database_url)
+        try:
+            await storage.start()
+        finally:
+            await storage.close()
+
+    try:
+        asyncio.run(upgrade())
+    except StorageUnavailableError as error:
+        print(f"tictactoe serve: the database is unreachable: {error}")
+        return 1
+    print("tictactoe serve: the database schema is up to date")
     return 0
 
 
