@@ -4,7 +4,8 @@
 
 Spawns `tictactoe serve` (SQLite in a temporary folder) and, in the same run, a bare WebSocket
 relay (no rules, no storage: each message is forwarded to both sockets of its room), and drives
-both with the same players and the same pace. Prints moves/s, the latency from a move sent to the
+both with the same players and the same pace, in alternating rounds so that whatever else runs on
+a shared machine weighs on both alike. Prints moves/s, the latency from a move sent to the
 opponent receiving it (p50/p99), the server's memory per table (RSS growth / tables, with both
 sockets open), and the ratio to the relay. Players pace themselves (a random think time per move)
 so that all tables together offer `--rate` moves/s: the figures are for a sustained load, not a
@@ -133,7 +134,10 @@ class ServerPlayer:
         self.pending: tuple[int, int] | None = None  # (game, ply) we are about to play / played
         self.rematch_asked = 0  # the last game we asked a rematch after
 
-    async def run(self) -> None:
+    async def run(self, round_number: int) -> None:
+        self.pending = None
+        # Whatever arrived between rounds is stale: ask for the table as it is now.
+        await self.ws.send('{"type":"sync"}')
         async for text in self.ws:
             message = json.loads(text)
             if message["type"] != "table":
@@ -172,20 +176,22 @@ class RelayPlayer:
     def __init__(self, table: str, mark: str, ws: ClientConnection, pace: float, figures: Figures):
         self.table, self.mark, self.ws, self.pace, self.figures = table, mark, ws, pace, figures
 
-    async def run(self) -> None:
+    async def run(self, round_number: int) -> None:
+        # Each round is a new game of its own: messages of earlier rounds are ignored.
         if self.mark == "x":
-            self.figures.later(self.move(1))
+            self.figures.later(self.move(round_number, 1))
         async for text in self.ws:
             message = json.loads(text)
-            if message["by"] != self.mark:
-                self.figures.seen_by_opponent(self.table, 1, message["ply"])
-                self.figures.later(self.move(message["ply"] + 1))
+            if message["by"] != self.mark and message["round"] == round_number:
+                self.figures.seen_by_opponent(self.table, round_number, message["ply"])
+                self.figures.later(self.move(round_number, message["ply"] + 1))
 
-    async def move(self, ply: int) -> None:
+    async def move(self, round_number: int, ply: int) -> None:
         await asyncio.sleep(self.pace * random.uniform(0.5, 1.5))
-        self.figures.moved(self.table, 1, ply)
+        self.figures.moved(self.table, round_number, ply)
         cell = f"{'abcdefghi'[random.randrange(9)]}{random.randrange(1, 10)}"
-        await self.ws.send(json.dumps({"type": "move", "move": cell, "ply": ply, "by": self.mark}))
+        body = {"type": "move", "move": cell, "ply": ply, "by": self.mark, "round": round_number}
+        await self.ws.send(json.dumps(body))
 
 
 # -- the runs -------------------------------------------------------------------------------------
@@ -223,49 +229,75 @@ async def server_seats(base: str, tables: int, variant: str) -> list[tuple[str, 
     return [seat for batch in batches for seat in batch]
 
 
-async def drive(
+@dataclass
+class Target:
+    """One server under load: its process, its players, and what was measured."""
+
+    name: str
+    pid: int
+    players: list[ServerPlayer] | list[RelayPlayer]
+    connections: list[ClientConnection]
+    memory_kib_per_table: float
+    figures: Figures = field(default_factory=Figures)
+    measured_seconds: float = 0.0
+
+
+async def connect_players(
     name: str,
     pid: int,
     sockets: list[tuple[str, str, str]],
     player_class: type[ServerPlayer] | type[RelayPlayer],
-    args: argparse.Namespace,
+    rate: float,
     baseline_kib: int,
-) -> dict[str, float]:
-    figures = Figures()
+) -> Target:
+    """Opens every player's socket, then takes the process's memory growth per table."""
     tables = len(sockets) // 2
     # Each table plays one move at a time; all tables together offer `rate` moves/s.
-    pace = tables / args.rate
+    pace = tables / rate
     connections = await gather_limited(
         [connect(url, max_size=2**20, ping_interval=None) for _, _, url in sockets], 50
     )
-    players = [
-        player_class(table, mark, ws, pace, figures)
+    target = Target(name, pid, [], connections, 0.0)
+    target.players = [  # type: ignore[assignment]
+        player_class(table, mark, ws, pace, target.figures)
         for (table, mark, _), ws in zip(sockets, connections, strict=True)
     ]
     await asyncio.sleep(1.0)
-    memory_kib = rss_kib(pid) - baseline_kib
-    tasks = [asyncio.ensure_future(player.run()) for player in players]
-    await asyncio.sleep(args.warmup)
+    target.memory_kib_per_table = (rss_kib(pid) - baseline_kib) / tables
+    return target
+
+
+async def play_round(target: Target, round_number: int, warmup: float, seconds: float) -> None:
+    """All of a target's tables play for `warmup` + `seconds`; only the latter is measured."""
+    figures = target.figures
+    tasks = [asyncio.ensure_future(player.run(round_number)) for player in target.players]
+    await asyncio.sleep(warmup)
     figures.measuring = True
     started = time.perf_counter()
-    await asyncio.sleep(args.seconds)
+    await asyncio.sleep(seconds)
     figures.measuring = False
-    elapsed = time.perf_counter() - started
+    target.measured_seconds += time.perf_counter() - started
     for task in [*tasks, *figures.tasks]:
         task.cancel()
     await asyncio.gather(*tasks, *figures.tasks, return_exceptions=True)
-    await asyncio.gather(*(ws.close() for ws in connections), return_exceptions=True)
+    figures.sent.clear()
+    await asyncio.sleep(0.5)  # let moves in flight land before the other target plays
+
+
+def report(target: Target) -> dict[str, float]:
+    figures = target.figures
     latencies = figures.latencies or [float("nan")]
     result = {
-        "moves_per_s": figures.moves / elapsed,
+        "moves_per_s": figures.moves / target.measured_seconds,
         "p50_ms": 1000 * statistics.median(latencies),
         "p99_ms": 1000 * percentile(latencies, 0.99),
-        "kib_per_table": memory_kib / tables,
+        "kib_per_table": target.memory_kib_per_table,
     }
     print(
-        f"{name:>6}: {result['moves_per_s']:7.0f} moves/s  p50 {result['p50_ms']:6.1f} ms  "
+        f"{target.name:>6}: {result['moves_per_s']:7.0f} moves/s  p50 {result['p50_ms']:6.1f} ms  "
         f"p99 {result['p99_ms']:6.1f} ms  memory {result['kib_per_table']:5.1f} KiB/table "
-        f"({figures.moves} moves in {elapsed:.0f} s, {tables} tables)",
+        f"({figures.moves} moves in {target.measured_seconds:.0f} s, "
+        f"{len(target.players) // 2} tables)",
         flush=True,
     )
     return result
@@ -299,23 +331,25 @@ async def warm_up(base: str, ws_base: str) -> None:
 
 
 async def main(args: argparse.Namespace) -> None:
-    results: dict[str, dict[str, float]] = {}
+    processes: list[subprocess.Popen[bytes]] = []
+    targets: list[Target] = []
     with tempfile.TemporaryDirectory() as folder:
-        port = free_port()
-        base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
-        server = spawn(
-            [
-                sys.executable,
-                "-m",
-                "tictactoe.cli",
-                "serve",
-                "--port",
-                str(port),
-                "--database",
-                f"sqlite:///{folder}/bench.db",
-            ]
-        )
         try:
+            port = free_port()
+            base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
+            server = spawn(
+                [
+                    sys.executable,
+                    "-m",
+                    "tictactoe.cli",
+                    "serve",
+                    "--port",
+                    str(port),
+                    "--database",
+                    f"sqlite:///{folder}/bench.db",
+                ]
+            )
+            processes.append(server)
             wait_until_up(port, server)
             await warm_up(base, ws_base)
             baseline = rss_kib(server.pid)
@@ -324,15 +358,15 @@ async def main(args: argparse.Namespace) -> None:
                 (table, mark, f"{ws_base}/api/tables/{table}/ws?token={token}")
                 for table, mark, token in seats
             ]
-            results["server"] = await drive(
-                "server", server.pid, sockets, ServerPlayer, args, baseline
+            targets.append(
+                await connect_players(
+                    "server", server.pid, sockets, ServerPlayer, args.rate, baseline
+                )
             )
-        finally:
-            stop(server)
 
-        port = free_port()
-        relay = spawn([sys.executable, __file__, "--relay-port", str(port)])
-        try:
+            port = free_port()
+            relay = spawn([sys.executable, __file__, "--relay-port", str(port)])
+            processes.append(relay)
             wait_until_up(port, relay)
             await asyncio.sleep(0.5)
             baseline = rss_kib(relay.pid)
@@ -341,9 +375,24 @@ async def main(args: argparse.Namespace) -> None:
                 for i in range(args.tables)
                 for mark in ("x", "o")
             ]
-            results["relay"] = await drive("relay", relay.pid, sockets, RelayPlayer, args, baseline)
+            targets.append(
+                await connect_players("relay", relay.pid, sockets, RelayPlayer, args.rate, baseline)
+            )
+
+            # Rounds alternate between the two, so that the other work on a shared machine falls
+            # on both alike.
+            for round_number in range(1, args.rounds + 1):
+                order = targets if round_number % 2 else targets[::-1]
+                for target in order:
+                    await play_round(target, round_number, args.warmup, args.seconds / args.rounds)
+            results = {target.name: report(target) for target in targets}
+            for target in targets:
+                await asyncio.gather(
+                    *(ws.close() for ws in target.connections), return_exceptions=True
+                )
         finally:
-            stop(relay)
+            for process in processes:
+                stop(process)
 
     server_p99, relay_p99 = results["server"]["p99_ms"], results["relay"]["p99_ms"]
     print(f" ratio: server p99 / relay p99 = {server_p99 / relay_p99:.2f}")
@@ -354,7 +403,10 @@ def parse_arguments() -> argparse.Namespace:
     parser.add_argument("--tables", type=int, default=1000)
     parser.add_argument("--rate", type=float, default=600, help="moves/s offered by all tables")
     parser.add_argument("--seconds", type=float, default=20, help="measured time per target")
-    parser.add_argument("--warmup", type=float, default=5, help="seconds played before measuring")
+    parser.add_argument("--rounds", type=int, default=4, help="alternations of server and relay")
+    parser.add_argument(
+        "--warmup", type=float, default=2, help="seconds played before measuring, each round"
+    )
     parser.add_argument("--variant", default="ultimate", choices=["ultimate", "standard"])
     parser.add_argument("--relay-port", type=int, help=argparse.SUPPRESS)
     return parser.parse_args()
