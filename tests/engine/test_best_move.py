@@ -7,6 +7,7 @@ import random
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -190,3 +191,10 @@ def test_each_level_beats_the_one_below_in_a_short_match(weaker: str, stronger: 
             ply += 1
         points += 1.0 if game.result == stronger_mark else 0.5 if game.result == "draw" else 0.0
     assert points >= 4.5
+
+
+def test_searches_in_several_threads_at_once_all_answer_legally() -> None:
+    games = [tictactoe.Game.from_record("ultimate", record) for record in ("e5 e4", "a1", "")]
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        moves = list(pool.map(lambda g: best_move(g, "max", think_ms=30), games * 2))
+    assert all(move in game.legal_moves() for move, game in zip(moves, games * 2, strict=True))

@@ -18,6 +18,7 @@ three times `think_ms`.
 from __future__ import annotations
 
 import random
+import threading
 import time
 
 import numpy as np
@@ -91,10 +92,18 @@ def _ultimate_move(
         result = us.search(state, iterations=ULTIMATE_ITERATIONS["hard"], seed=search_seed)
         return ultimate_cell_name(result.cell)
     if seed is None:
-        tree = _tree_to_continue(game, state)
-        result = us.search(state, deadline=deadline, seed=search_seed, tree=tree)
-        global _last_search
-        _last_search = (game.moves, result.tree)
+        # One search at a time may own the kept tree; a concurrent one (threads) starts afresh.
+        if not _reuse_lock.acquire(blocking=False):
+            result = us.search(state, deadline=deadline, seed=search_seed)
+            return ultimate_cell_name(result.cell)
+        try:
+            global _last_search
+            tree = _tree_to_continue(game, state)
+            _last_search = None
+            result = us.search(state, deadline=deadline, seed=search_seed, tree=tree)
+            _last_search = (game.moves, result.tree)
+        finally:
+            _reuse_lock.release()
     else:
         budget = think_ms * ULTIMATE_ITERATIONS_PER_MS
         cap = deadline + 2 * think_ms / 1000
@@ -106,6 +115,7 @@ def _ultimate_move(
 # plies later) continues below the line actually played instead of starting over. A process
 # serving several games at once simply misses and starts a new tree.
 _last_search: tuple[tuple[str, ...], us.Tree] | None = None
+_reuse_lock = threading.Lock()
 
 
 def _tree_to_continue(game: Game, state: np.ndarray) -> us.Tree | None:
