@@ -10,7 +10,8 @@ error bar.
 A player is a level (`easy`, `medium`, `hard`, `max`), `uct` (random playouts, no solver, the
 same time as `max`), or `mcts(key=value,...)` with keys `c` (exploration), `policy` (0 random,
 1 informed, 2 careful, 3 no free choices), `solver` (0/1) and
-`prior` (virtual visits of the move heuristic), for tuning `max`.
+`prior` (virtual visits of the move heuristic) with its amounts `w`, `b`, `f`, `s` (see
+`ultimate_search.DEFAULT_BIAS`), for tuning `max`.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ def make_player(spec: str, think_ms: int) -> Player:
         policy = int(options.get("policy", "1"))
         solver = options.get("solver", "1") == "1"
         prior = int(options.get("prior", "10"))
+        w, b, f, s = (float(options.get(k, v)) for k, v in zip("wbfs", us.DEFAULT_BIAS, strict=True))
 
         def play(game: tictactoe.Game, seed: int) -> str:
             deadline = time.perf_counter() + think_ms / 1000
@@ -55,6 +57,7 @@ def make_player(spec: str, think_ms: int) -> Player:
                 policy=policy,
                 solver=solver,
                 prior=prior,
+                bias=(w, b, f, s),
             )
             return ultimate_cell_name(result.cell)
 

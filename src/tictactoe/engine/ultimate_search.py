@@ -44,6 +44,10 @@ PROVEN_DRAW = 3
 
 MAX_NODES = 6_000_000
 
+# Progressive bias: how much better or worse than even a move looks before any search (winning
+# a small board, blocking one, giving a free choice, sending to a board the opponent wins).
+DEFAULT_BIAS = (0.2, 0.1, 0.15, 0.15)
+
 
 @njit(cache=True)
 def _settle(proven: np.ndarray, first_child: np.ndarray, child_count: np.ndarray, node: int) -> int:
@@ -80,6 +84,7 @@ def run_iterations(
     policy: int,
     solver: bool,
     prior: int,
+    bias: np.ndarray,
 ) -> int:
     """Run up to `iterations` MCTS iterations on the tree; stop early once the root is proven.
 
@@ -89,7 +94,8 @@ def run_iterations(
 
     `prior` > 0 starts each new child with that many virtual visits at a score guessed from the
     move itself (progressive bias): winning or blocking a small board looks good, sending the
-    opponent to a free choice or to a board they can win at once looks bad.
+    opponent to a free choice or to a board they can win at once looks bad. `bias` holds those
+    four amounts (win, block, free choice, sent to a board they can win), added to 0.5.
     """
     capacity = visits.shape[0]
     s = np.empty(STATE_SIZE, dtype=np.int64)
@@ -138,21 +144,21 @@ def run_iterations(
                         theirs_b = s[X_MASKS + (1 - t) * 9 + b]
                         q = 0.5
                         if WINS[own]:
-                            q += 0.2
+                            q += bias[0]
                         elif (THREATS[theirs_b] >> p) & 1:
-                            q += 0.1
+                            q += bias[1]
                         target_closed = (closed >> p) & 1 or (
                             p == b and (WINS[own] or (own | theirs_b) == FULL)
                         )
                         if target_closed:
-                            q -= 0.15
+                            q -= bias[2]
                         else:
                             theirs = s[X_MASKS + (1 - t) * 9 + p]
                             empty = FULL & ~(theirs | s[X_MASKS + t * 9 + p])
                             if p == b:
                                 empty &= ~(1 << p)
                             if THREATS[theirs] & empty:
-                                q -= 0.15
+                                q -= bias[3]
                         visits[c] = prior
                         value[c] = prior * q
                 first_child[node] = start
@@ -265,6 +271,7 @@ class Tree:
         policy: int,
         solver: bool,
         prior: int,
+        bias: np.ndarray,
     ) -> int:
         return run_iterations(
             self.root,
@@ -282,6 +289,7 @@ class Tree:
             policy,
             solver,
             prior,
+            bias,
         )
 
     def result(self, iterations: int) -> SearchResult:
@@ -337,6 +345,7 @@ def search(
     policy: int = 1,
     solver: bool = True,
     prior: int = 10,
+    bias: tuple[float, float, float, float] = DEFAULT_BIAS,
     tree: Tree | None = None,
 ) -> SearchResult:
     """Search from `root` for `iterations`, or until `deadline` (a `time.perf_counter()` value).
@@ -357,12 +366,13 @@ def search(
     if tree is None or tree.room < needed:
         # Room for a few searches, so that the next move can reuse this tree.
         tree = Tree(root, min(needed * (1 if iterations is not None else 3), MAX_NODES))
+    bias_array = np.array(bias, dtype=np.float64)
     rng = np.empty(1, dtype=np.uint64)
     rng[0] = np.uint64((seed * 0x9E3779B97F4A7C15 & 0xFFFFFFFFFFFFFFFF) | 1)
     total = 0
     if deadline is None:
         assert iterations is not None
-        total = tree.run(iterations, rng, exploration, policy, solver, prior)
+        total = tree.run(iterations, rng, exploration, policy, solver, prior, bias_array)
     else:
         chunk = 32
         while tree.proven[tree.root_node] == UNKNOWN:
@@ -373,7 +383,7 @@ def search(
             started = time.perf_counter()
             if started >= deadline and total > 0:  # one iteration at least: it expands the root
                 break
-            total += tree.run(chunk, rng, exploration, policy, solver, prior)
+            total += tree.run(chunk, rng, exploration, policy, solver, prior, bias_array)
             took = time.perf_counter() - started
             # Aim for chunks of about a millisecond, and never run one past the deadline.
             rate = chunk / max(took, 1e-6)
