@@ -45,7 +45,8 @@ def make_player(spec: str, think_ms: int) -> Player:
         policy = int(options.get("policy", "1"))
         solver = options.get("solver", "1") == "1"
         prior = int(options.get("prior", "10"))
-        w, b, f, s = (float(options.get(k, v)) for k, v in zip("wbfs", us.DEFAULT_BIAS, strict=True))
+        amounts = zip("wbfs", us.DEFAULT_BIAS, strict=True)
+        w, b, f, s = (float(options.get(key, default)) for key, default in amounts)
 
         def play(game: tictactoe.Game, seed: int) -> str:
             deadline = time.perf_counter() + think_ms / 1000
