@@ -132,3 +132,18 @@ async def test_computer_never_gets_a_seat_token() -> None:
     assert table.mark_of(COMPUTER) is None
     with pytest.raises(Refused):
         await table.apply(TakeSeat(hash_secret("third"), None), None)
+
+
+async def test_idle_tables_leave_memory_beyond_the_cap_and_come_back_from_storage() -> None:
+    storage, pubsub = MemoryStorage(), MemoryPubSub()
+    settings = Settings(database_url="memory://", max_open_tables=10)
+    tables = Tables(storage, pubsub, settings, clock=Clock())
+    busy, _, token = await tables.create(TableOptions("standard"), None)
+    await busy.connect(hash_secret(token))  # a socket keeps its table in memory
+    created = [await tables.create(TableOptions("standard"), None) for _ in range(11)]
+    assert tables.open_count <= 10
+    assert await tables.get(busy.id) is busy
+    evicted = created[0][0]
+    assert evicted.id not in tables._open
+    again = await tables.get(evicted.id)
+    assert again is not None and again is not evicted and again.record == evicted.record

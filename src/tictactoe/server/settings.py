@@ -25,6 +25,9 @@ class Settings:
     public_url: str | None = None
     # Frames queued for one slow socket before it is dropped (every frame is a full state anyway).
     max_queued_frames: int = 64
+    # Tables kept in memory; beyond this, those without sockets are dropped (and reloaded from
+    # storage when next used), oldest use first.
+    max_open_tables: int = 10_000
     # -- scale-out and hardening (README "Scale-out") --
     # Proxies (IP addresses, or "*") whose X-Forwarded-For/-Proto are believed: behind one, the
     # client's address (for rate limits) and https (for Secure cookies) come from those headers.

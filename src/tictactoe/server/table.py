@@ -512,6 +512,12 @@ class Table:
             await self._presence_changed()
 
     @property
+    def is_idle(self) -> bool:
+        """Nobody connected here and nothing under way: the table may leave memory."""
+        computing = self._computer_task is not None and not self._computer_task.done()
+        return self.socket_count == 0 and not self._lock.locked() and not computing
+
+    @property
     def socket_count(self) -> int:
         return sum(self._sockets.values())
 

@@ -127,6 +127,8 @@ class Tables:
         """The table's owner in this process, or None if there is no such table."""
         table = self._open.get(table_id)
         if table is not None:
+            # Most recently used last: eviction starts from the front.
+            self._open[table_id] = self._open.pop(table_id)
             if self.shared:
                 await table.refresh()
             return table
@@ -156,7 +158,21 @@ class Tables:
             presence=self.presence,
         )
         self._open[record.id] = table
+        if len(self._open) > self.settings.max_open_tables:
+            self._evict_idle_tables()
         return table
+
+    def _evict_idle_tables(self) -> None:
+        """Drops the least recently used tables without sockets until a tenth below the cap.
+        Should one still be in use somewhere, the database's version check keeps it right."""
+        goal = self.settings.max_open_tables * 9 // 10
+        for table_id in list(self._open):
+            if len(self._open) <= goal:
+                break
+            table = self._open[table_id]
+            if table.is_idle:
+                del self._open[table_id]
+                table.close()
 
     async def latest_envelope(self, table_id: str) -> str | None:
         """The table's current frame envelope (in scale-out, `get` has just re-read it from
