@@ -20,7 +20,8 @@ def best_move(game: Game, level: str = "max", think_ms: int = 100, seed: int | N
     """The computer's move in `game` at `level` (`easy`, `medium`, `hard` or `max`).
 
     `max` searches for `think_ms` milliseconds (less only when it has proven the result); the
-    other levels search a fixed amount. The same `seed` gives the same move.
+    other levels search a fixed amount. The same `seed` gives the same move (a seeded `max`
+    searches a fixed amount sized for `think_ms`, since a search cut by the clock can't repeat).
 
     >>> import tictactoe
     >>> best_move(tictactoe.Game.from_record("standard", "a1 a2 b1 b2"), seed=1)

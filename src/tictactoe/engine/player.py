@@ -11,8 +11,8 @@
 
 Levels below `max` search a fixed amount, so they play the same on any machine and a seed makes
 their choice repeatable. `max` is bounded by the clock; with a seed it runs a fixed budget sized
-for `think_ms` instead (a clock-bounded search cannot be repeated), stopping at the latest at
-three times `think_ms`.
+for `think_ms` on a typical core instead (a clock-bounded search cannot be repeated), so a seeded
+`max` takes longer than `think_ms` on a slow or busy machine but always chooses the same.
 """
 
 from __future__ import annotations
@@ -106,8 +106,7 @@ def _ultimate_move(
             _reuse_lock.release()
     else:
         budget = think_ms * ULTIMATE_ITERATIONS_PER_MS
-        cap = deadline + 2 * think_ms / 1000
-        result = us.search(state, iterations=budget, deadline=cap, seed=search_seed)
+        result = us.search(state, iterations=budget, seed=search_seed)
     return ultimate_cell_name(result.cell)
 
 
