@@ -133,7 +133,8 @@ def play_session(
         say("\n".join(draw(game, set(game.legal_moves()), colour)))
         if game.last_move:
             say(f"Last move: {game.last_move}.")
-        say(where_sent(game))
+        if game.variant == "ultimate":
+            say(where_sent(game))
         example = game.legal_moves()[0]
         out.write(f"Your move ({human.upper()}), a cell like {example} or q to quit: ")
         out.flush()
