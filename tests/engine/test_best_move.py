@@ -100,7 +100,7 @@ def test_max_thinks_for_its_whole_budget_and_no_longer() -> None:
             started = time.perf_counter()
             best_move(game, "max", think_ms=think_ms)
             times.append((time.perf_counter() - started) * 1000)
-        assert think_ms * 0.8 <= min(times) <= think_ms + 15
+        assert think_ms * 0.8 <= min(times) <= think_ms + 25
 
 
 def test_max_continues_its_tree_along_the_moves_played() -> None:
