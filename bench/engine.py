@@ -33,10 +33,10 @@ def playouts_per_second(seconds: float, policy: int) -> float:
     return done / (time.perf_counter() - began)
 
 
-def search_iterations_per_second(seconds: float) -> float:
+def search_iterations_per_second(seconds: float, **settings: float) -> float:
     state = ultimate_state(tictactoe.Game.from_record("ultimate", "e5 e4"))
     began = time.perf_counter()
-    result = us.search(state, deadline=began + seconds, seed=1)
+    result = us.search(state, deadline=began + seconds, seed=1, **settings)  # type: ignore[arg-type]
     return result.iterations / (time.perf_counter() - began)
 
 
@@ -58,7 +58,7 @@ def main() -> None:
     began = time.perf_counter()
     warm_up()
     print(f"load (or compile) the kernels: {time.perf_counter() - began:.2f} s")
-    with Progress("benchmarks", total=5) as progress:
+    with Progress("benchmarks", total=6) as progress:
         random_rate = playouts_per_second(args.seconds, policy=0)
         progress.advance()
         informed_rate = playouts_per_second(args.seconds, policy=1)
@@ -69,12 +69,17 @@ def main() -> None:
         progress.advance()
         iterations = search_iterations_per_second(args.seconds)
         progress.advance()
+        plain = search_iterations_per_second(
+            args.seconds, exploration=0.7, policy=0, solver=False, prior=0
+        )
+        progress.advance()
         nodes, solved = standard_nodes_per_second(5, 4, 8)
         progress.advance()
     print(f"random playouts (Ultimate, from the start): {random_rate:,.0f}/s")
     print(f"informed playouts (the search's policy):    {informed_rate:,.0f}/s")
     print(f"perft ultimate 8 = {count:,} in {perft_seconds:.2f} s")
     print(f"max search (MCTS + solver, informed playouts): {iterations:,.0f} iterations/s")
+    print(f"plain UCT (the ladder's baseline, random playouts): {plain:,.0f} iterations/s")
     print(f"standard 5x5 line 4 alpha-beta, depth 8: {nodes:,.0f} nodes/s ({solved:,} nodes)")
 
 
