@@ -71,3 +71,34 @@ def test_computer_agrees_to_a_rematch_and_then_moves_first(computer_client: Test
     assert table["game"] == 2 and table["score"] == {"x": 1, "o": 0, "draws": 0}
     table = wait_for_computer(computer_client, created["id"])
     assert len(table["moves"]) == 1 and table["turn"] == "o"
+
+
+async def test_a_dead_worker_is_replaced_and_the_game_goes_on() -> None:
+    import os
+    import signal
+
+    from tictactoe.server.computer import ComputerPlayer
+    from tictactoe.server.pubsub.memory import MemoryPubSub
+    from tictactoe.server.settings import Settings
+    from tictactoe.server.storage.memory import MemoryStorage
+    from tictactoe.server.tables import TableOptions, Tables
+
+    computer = ComputerPlayer(workers=1, think_ms=20)
+    tables = Tables(MemoryStorage(), MemoryPubSub(), Settings("memory://"), computer)
+    try:
+        table, _, _ = await tables.create(
+            TableOptions("standard", first="friend", opponent="computer"), None
+        )
+        await table.wait_for_computer()
+        dead_pool = computer.pool
+        for pid in list(dead_pool._processes):  # type: ignore[union-attr]
+            os.kill(pid, signal.SIGKILL)
+        record = table.record
+        # The broken pool still gets an answer out (a random legal move) and is let go ...
+        assert await computer(record) in table.game.legal_moves()
+        # ... and a new pool thinks the next move.
+        assert await computer(record) in table.game.legal_moves()
+        assert computer._pool is not None and computer._pool is not dead_pool
+    finally:
+        computer.close()
+        await tables.close()

@@ -8,6 +8,7 @@ import logging
 import multiprocessing
 import random
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 from tictactoe.server.storage import TableRecord
 
@@ -61,7 +62,10 @@ class ComputerPlayer:
                 level,
                 self.think_ms,
             )
-        except Exception:
+        except Exception as error:
+            if isinstance(error, BrokenProcessPool):
+                # A worker died (killed, out of memory): start afresh on the next move.
+                self._pool = None
             # A broken engine must not leave a person waiting forever at the table.
             log.exception("the engine failed at table %s; playing a random move", table.id)
             from tictactoe.server.table import build_game
