@@ -140,9 +140,12 @@ async def test_idle_tables_leave_memory_beyond_the_cap_and_come_back_from_storag
     tables = Tables(storage, pubsub, settings, clock=Clock())
     busy, _, token = await tables.create(TableOptions("standard"), None)
     await busy.connect(hash_secret(token))  # a socket keeps its table in memory
-    created = [await tables.create(TableOptions("standard"), None) for _ in range(11)]
+    watched, _, _ = await tables.create(TableOptions("standard"), None)
+    await watched.connect(None)  # so does a spectator's
+    created = [await tables.create(TableOptions("standard"), None) for _ in range(10)]
     assert tables.open_count <= 10
     assert await tables.get(busy.id) is busy
+    assert await tables.get(watched.id) is watched
     evicted = created[0][0]
     assert evicted.id not in tables._open
     again = await tables.get(evicted.id)

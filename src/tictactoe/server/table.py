@@ -197,6 +197,7 @@ class Table:
         now = clock()
         # Open sockets per person (seat token hash), and since when a person has had none.
         self._sockets: dict[str, int] = {}
+        self._spectators = 0  # their sockets: they keep the table in memory, not "connected"
         self._away_since: dict[str, float] = {}
         self._turn_since = now
         self._loaded_at = now
@@ -489,8 +490,9 @@ class Table:
     # -- presence --
 
     async def connect(self, person: str | None) -> None:
-        """A socket of `person` opened (spectators: None, not counted)."""
+        """A socket of `person` opened (None: a spectator's)."""
         if person is None:
+            self._spectators += 1
             return
         self._sockets[person] = self._sockets.get(person, 0) + 1
         if self._sockets[person] == 1:
@@ -501,7 +503,10 @@ class Table:
 
     async def disconnect(self, person: str | None) -> None:
         """A socket of `person` closed."""
-        if person is None or person not in self._sockets:
+        if person is None:
+            self._spectators = max(0, self._spectators - 1)
+            return
+        if person not in self._sockets:
             return
         self._sockets[person] -= 1
         if self._sockets[person] == 0:
@@ -515,7 +520,8 @@ class Table:
     def is_idle(self) -> bool:
         """Nobody connected here and nothing under way: the table may leave memory."""
         computing = self._computer_task is not None and not self._computer_task.done()
-        return self.socket_count == 0 and not self._lock.locked() and not computing
+        watched = self.socket_count > 0 or self._spectators > 0
+        return not watched and not self._lock.locked() and not computing
 
     @property
     def socket_count(self) -> int:
