@@ -152,3 +152,23 @@ def test_presence_is_the_same_from_every_process_and_a_connected_player_cannot_b
     finally:
         x.close()
         o.close()
+
+
+def test_a_socket_opened_before_the_seat_was_taken_elsewhere_can_authenticate_with_it(
+    start_server: StartServer, postgres: PostgresCluster, redis_server: RedisServer
+) -> None:
+    database = postgres.new_database()
+    a, b = (start_server(database, redis_server.url) for _ in range(2))
+    created = httpx.post(f"{a.base}/api/tables", json={"variant": "ultimate"}).json()
+    watcher = Socket(socket_url(a.ws_base, created["id"]))
+    try:
+        watcher.table_at(1)
+        joined = httpx.post(f"{b.base}/api/tables/{created['id']}/seats").json()
+        watcher.send({"type": "auth", "token": joined["token"]})
+        table = watcher.expect(
+            lambda m: m.get("type") == "table" and m["table"]["seats"][joined["seat"]]["connected"]
+        )["table"]
+        assert table["seats"]["x"]["taken"] and table["seats"]["o"]["taken"]
+        assert watcher.errors == []
+    finally:
+        watcher.close()

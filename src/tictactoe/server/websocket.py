@@ -87,6 +87,8 @@ class TableSocket:
         if not isinstance(token, str):
             raise Refused(401, 'an auth message needs "token", the seat token')
         person = hash_secret(token)
+        if self.table.mark_of(person) is None and self.table.shared:
+            await self.table.refresh()  # the seat may have been taken through another process
         if self.table.mark_of(person) is None:
             raise Refused(401, "that seat token is not valid at this table")
         if person != self.connection.person:
