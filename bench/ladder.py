@@ -9,7 +9,7 @@ error bar.
 
 A player is a level (`easy`, `medium`, `hard`, `max`), `uct` (random playouts, no solver, the
 same time as `max`), or `mcts(key=value,...)` with keys `c` (exploration), `policy` (0 random,
-1 informed, 2 careful, 3 no free choices), `solver` (0/1) and
+1 informed, 2 careful, 3 no free choices, 4 always takes small boards), `solver` (0/1) and
 `prior` (virtual visits of the move heuristic) with its amounts `w`, `b`, `f`, `s` (see
 `ultimate_search.DEFAULT_BIAS`), for tuning `max`.
 """

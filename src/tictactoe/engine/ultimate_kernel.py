@@ -302,7 +302,7 @@ def informed_playout(s: np.ndarray, rng: np.ndarray, careful: int = 0) -> int:
     random-playout engine gets most wrong: random playouts let wins slip past and overvalue
     positions that are lost in one move. `careful` 1 also avoids, when it can, sending the
     opponent to a board they can win at once or to a closed board (a free choice); 2 avoids
-    only closed boards (one mask test).
+    only closed boards (one mask test); 3 always takes a small board it can win.
     """
     closed_before = s[CLOSED]
     while s[RESULT] == PLAYING:
@@ -314,7 +314,7 @@ def informed_playout(s: np.ndarray, rng: np.ndarray, careful: int = 0) -> int:
                 own = s[X_MASKS + t * 9 + b]
                 empty = FULL & ~(own | s[X_MASKS + (1 - t) * 9 + b])
                 hits = THREATS[own] & empty
-                if hits and random_below(rng, 4) != 0:
+                if hits and (careful == 3 or random_below(rng, 4) != 0):
                     cell = b * 9 + NTH_BIT[hits, random_below(rng, POPCOUNT[hits])]
                 else:
                     choices = empty
@@ -347,9 +347,16 @@ def informed_playout(s: np.ndarray, rng: np.ndarray, careful: int = 0) -> int:
 
 
 @njit(cache=True)
+def careful_of(policy: int) -> int:
+    """The `careful` argument of `informed_playout` for a search policy number (1 to 4)."""
+    return policy - 1 if policy >= 2 else 0
+
+
+@njit(cache=True)
 def playout_batch(s0: np.ndarray, count: int, seed: int, policy: int) -> np.ndarray:
     """Run `count` playouts from `s0` (policy 0 random, 1 informed, 2 careful, 3 informed and
-    never sending to a closed board); return how many ended X won / O won / draw (index 1..3)."""
+    never sending to a closed board, 4 informed and always taking small boards); return how many
+    ended X won / O won / draw (index 1..3)."""
     tally = np.zeros(4, dtype=np.int64)
     rng = np.empty(1, dtype=np.uint64)
     rng[0] = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) | np.uint64(1)
@@ -357,7 +364,7 @@ def playout_batch(s0: np.ndarray, count: int, seed: int, policy: int) -> np.ndar
     for _ in range(count):
         s[:] = s0
         if policy:
-            tally[informed_playout(s, rng, 1 if policy == 2 else 2 if policy == 3 else 0)] += 1
+            tally[informed_playout(s, rng, careful_of(policy))] += 1
         else:
             tally[random_playout(s, rng)] += 1
     return tally

@@ -28,6 +28,7 @@ from tictactoe.engine.ultimate_kernel import (
     WINS,
     X_MASKS,
     X_WON,
+    careful_of,
     draw_is_certain,
     informed_playout,
     legal_moves,
@@ -205,7 +206,7 @@ def run_iterations(
             if policy == 0:
                 result = random_playout(s, rng)
             else:
-                result = informed_playout(s, rng, 1 if policy == 2 else 2 if policy == 3 else 0)
+                result = informed_playout(s, rng, careful_of(policy))
             if result == DRAW:
                 reward = 0.5
             elif result - X_WON == mover:
