@@ -53,13 +53,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         tables = app.state.tables = Tables(storage, pubsub, settings, computer, presence=presence)
         # Scale-out: sockets catch up from the database when Redis may have dropped frames.
         app.state.hub = Hub(pubsub, resync=tables.latest_envelope if tables.shared else None)
-        gauges = asyncio.ensure_future(_update_gauges(app))
+        background = [
+            asyncio.ensure_future(_update_gauges(app)),
+            asyncio.ensure_future(app.state.hub.poll_while_the_bus_is_down()),
+        ]
         try:
             yield
         finally:
-            gauges.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await gauges
+            for task in background:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
             await app.state.tables.close()
             if presence is not None:
                 await presence.close()

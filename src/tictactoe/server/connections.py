@@ -91,15 +91,15 @@ class Audience:
         self._resync = resync
         self._version = 0  # of the newest frame passed on
 
-    def deliver(self, envelope: str) -> None:
+    def deliver(self, envelope: str, only_newer: bool = False) -> None:
         if envelope == RESYNC:
             self.catch_up()
             return
         frame, claimant_key = decode_envelope(envelope)
         found = _VERSION.search(frame)
         version = int(found.group(1)) if found else 0
-        if version < self._version:
-            return  # overtaken: a newer state went out already
+        if version < self._version or (only_newer and version == self._version):
+            return  # overtaken: a newer state went out already (or, polling, nothing new)
         self._version = version
         for connection in self.connections:
             person = connection.person
@@ -108,21 +108,21 @@ class Audience:
             else:
                 connection.send(frame)
 
-    def catch_up(self) -> None:
+    def catch_up(self, only_newer: bool = False) -> None:
         """Sends everyone the table as stored now (after messages may have been lost)."""
         if self._resync is None:
             return
-        task = asyncio.ensure_future(self._catch_up(self._resync))
+        task = asyncio.ensure_future(self._catch_up(self._resync, only_newer))
         task.add_done_callback(lambda t: t.cancelled() or t.exception())
 
-    async def _catch_up(self, resync: Resync) -> None:
+    async def _catch_up(self, resync: Resync, only_newer: bool) -> None:
         try:
             envelope = await resync(self.table_id)
         except Exception as error:  # the database is away too: the next frame will do
             log.warning("could not resync table %s: %s", self.table_id, error)
             return
         if envelope is not None:
-            self.deliver(envelope)
+            self.deliver(envelope, only_newer)
 
 
 class Hub:
@@ -154,6 +154,16 @@ class Hub:
             del self._audiences[table_id]
             if audience.unsubscribe is not None:
                 await audience.unsubscribe()
+
+    async def poll_while_the_bus_is_down(self, every: float = 2.0) -> None:
+        """While the bus cannot deliver (Redis away), re-reads every table with sockets here each
+        `every` seconds and sends what is new: play across processes goes on, a little slower,
+        instead of stalling until Redis is back. Runs until cancelled."""
+        while True:
+            await asyncio.sleep(every)
+            if self._resync is not None and not getattr(self._pubsub, "connected", True):
+                for audience in list(self._audiences.values()):
+                    audience.catch_up(only_newer=True)
 
     @property
     def connection_count(self) -> int:
