@@ -82,6 +82,21 @@ async def test_the_players_of_a_process_that_stopped_vouching_count_as_gone_afte
     assert seen.left_at[ALICE] == 1000.0  # gone since it was last vouched for
 
 
+async def test_while_redis_is_away_the_last_known_presence_stands(table: str) -> None:
+    server = RedisServer()  # of this test's own: it stops it
+    server.start()
+    presence = SharedPresence(server.url)
+    await presence.start()
+    try:
+        await presence.arrived(table, ALICE)
+        assert (await presence.seen(table)).connected == {ALICE}
+        server.stop()
+        assert (await presence.seen(table)).connected == {ALICE}
+    finally:
+        server.stop()
+        await presence.close()
+
+
 async def test_without_redis_presence_is_empty_and_nothing_raises(table: str) -> None:
     presence = SharedPresence(f"redis://127.0.0.1:{free_port()}/0")
     await presence.start()

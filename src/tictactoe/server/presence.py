@@ -3,8 +3,9 @@
 Each process counts its own sockets (see `Table.connect`); here it also records, per table, a
 sorted set of `person|process` members scored by when that process last vouched for them, and
 a hash of when each person last left. A heartbeat re-vouches every few seconds, so the sockets
-of a process that died (SIGKILL) stop counting after `ttl` seconds. If Redis is away the answers
-are empty and each process falls back to what it sees itself.
+of a process that died (SIGKILL) stop counting after `ttl` seconds. If Redis is away, a table's
+last known answer stands (so nobody can claim a win against a player merely because Redis went
+quiet), and each process adds what it sees itself.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import contextlib
 import logging
 import time
 import uuid
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -51,6 +53,7 @@ class SharedPresence:
         self._client: aioredis.Redis | None = None
         self._here: set[tuple[str, str]] = set()  # (table id, person) with a socket here
         self._task: asyncio.Task[None] | None = None
+        self._last_seen: OrderedDict[str, Seen] = OrderedDict()  # by table, most recent last
 
     async def start(self) -> None:
         self._client = aioredis.Redis.from_url(
@@ -100,8 +103,8 @@ class SharedPresence:
                 pipe.hgetall(_left(table_id))
                 members, left = await pipe.execute()
         except (RedisError, OSError) as error:
-            log.warning("presence unavailable (%s): showing this process's sockets only", error)
-            return Seen()
+            log.warning("presence unavailable (%s): keeping the last known", error)
+            return self._last_seen.get(table_id, Seen())
         alive_after = self._clock() - self._ttl
         connected: set[str] = set()
         left_at = {_text(person): float(when) for person, when in left.items()}
@@ -113,7 +116,12 @@ class SharedPresence:
                 left_at[person] = max(left_at.get(person, 0.0), float(vouched))
         for person in connected:
             left_at.pop(person, None)
-        return Seen(frozenset(connected), left_at)
+        seen = Seen(frozenset(connected), left_at)
+        self._last_seen[table_id] = seen
+        self._last_seen.move_to_end(table_id)
+        if len(self._last_seen) > _REMEMBERED_TABLES:
+            self._last_seen.popitem(last=False)
+        return seen
 
     def _member(self, person: str) -> str:
         return f"{person}|{self.process}"
@@ -132,6 +140,9 @@ class SharedPresence:
                     await pipe.execute()
             except (RedisError, OSError) as error:
                 log.warning("presence heartbeat failed: %s", error)
+
+
+_REMEMBERED_TABLES = 10_000
 
 
 def _members(table_id: str) -> str:
