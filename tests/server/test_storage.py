@@ -18,6 +18,7 @@ from tictactoe.server.storage import (
     StaleVersionError,
     Storage,
     TableRecord,
+    TakenBack,
     open_storage,
 )
 from tictactoe.server.storage.sql import SQLStorage
@@ -148,6 +149,55 @@ async def test_moves_are_listed_in_playing_order_across_games(storage: Storage) 
         (1, 3, "d3"),
         (2, 1, "a1"),
     ]
+
+
+async def test_table_settings_clock_and_teammates_load_back_equal(storage: Storage) -> None:
+    table = a_table(
+        teams=True,
+        takebacks=True,
+        private=True,
+        clock_seconds=4.5,
+        clock_increment=2.0,
+        x_time=3.25,
+        o_time=4.5,
+        clock_since=1234.5,
+        takeback_by="o",
+        x_mates=(SeatRecord("5" * 64, "6" * 64), SeatRecord("7" * 64, None)),
+        o_mates=(SeatRecord("8" * 64, "9" * 64),),
+    )
+    await storage.create(table)
+    assert await storage.load(table.id) == table
+    assert await storage.find_table_by_token_hash("7" * 64) == table.id
+    assert await storage.find_table_by_token_hash("8" * 64) == table.id
+
+
+async def test_a_takeback_removes_the_undone_moves_and_the_same_plies_can_be_played_again(
+    storage: Storage,
+) -> None:
+    table = a_table()
+    await storage.create(table)
+    for move in ("e5", "e4", "d3"):
+        after, record = moved(table, move)
+        await storage.save(after, expected_version=table.version, move=record)
+        table = after
+    back = dataclasses.replace(table, moves=("e5",), version=table.version + 1)
+    await storage.save(back, expected_version=table.version, taken_back=TakenBack(table.id, 1, 2))
+    assert await storage.load(table.id) == back
+    assert [m.move for m in await storage.moves(table.id)] == ["e5"]
+    again, record = moved(back, "a1")
+    await storage.save(again, expected_version=back.version, move=record)
+    assert [(m.ply, m.move) for m in await storage.moves(table.id)] == [(1, "e5"), (2, "a1")]
+
+
+async def test_a_stale_takeback_removes_nothing(storage: Storage) -> None:
+    table = a_table()
+    await storage.create(table)
+    after, record = moved(table, "e5")
+    await storage.save(after, expected_version=1, move=record)
+    back = dataclasses.replace(after, moves=(), version=after.version + 1)
+    with pytest.raises(StaleVersionError):
+        await storage.save(back, expected_version=1, taken_back=TakenBack(table.id, 1, 1))
+    assert [m.move for m in await storage.moves(table.id)] == ["e5"]
 
 
 async def test_table_is_found_by_a_seat_token_hash(storage: Storage) -> None:

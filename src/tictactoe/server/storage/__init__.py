@@ -39,7 +39,13 @@ class SeatRecord:
 
 @dataclass(frozen=True, slots=True)
 class TableRecord:
-    """Everything stored about a table; `moves` are those of the current game (`game_number`)."""
+    """Everything stored about a table; `moves` are those of the current game (`game_number`).
+
+    The settings after `updated_at` came with the second migration (teams, takebacks, clock,
+    private): `x_mates`/`o_mates` are the other members of each side when playing in teams;
+    `clock_seconds` is each side's time (None: no clock), `x_time`/`o_time` the seconds each had
+    left when its clock last stopped or started, `clock_since` when the running clock started (None:
+    stopped); `takeback_by` is the side whose takeback request awaits the other's answer."""
 
     id: str
     variant: str
@@ -61,6 +67,26 @@ class TableRecord:
     rematch_o: bool
     created_at: float
     updated_at: float
+    teams: bool = False
+    takebacks: bool = False
+    private: bool = False
+    clock_seconds: float | None = None
+    clock_increment: float = 0.0
+    x_time: float | None = None
+    o_time: float | None = None
+    clock_since: float | None = None
+    takeback_by: str | None = None
+    x_mates: tuple[SeatRecord, ...] = ()
+    o_mates: tuple[SeatRecord, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class TakenBack:
+    """A takeback: the moves of game `game_number` from `first_ply` on leave the log."""
+
+    table_id: str
+    game_number: int
+    first_ply: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,10 +116,15 @@ class Storage(Protocol):
         """The table, or None if there is no such table."""
 
     async def save(
-        self, table: TableRecord, expected_version: int, move: MoveRecord | None = None
+        self,
+        table: TableRecord,
+        expected_version: int,
+        move: MoveRecord | None = None,
+        taken_back: TakenBack | None = None,
     ) -> None:
-        """Replaces the table (and logs `move`) in one transaction, only if the stored version is
-        still `expected_version`; otherwise raises `StaleVersionError` and writes nothing."""
+        """Replaces the table (and logs `move`, or removes the moves `taken_back`) in one
+        transaction, only if the stored version is still `expected_version`; otherwise raises
+        `StaleVersionError` and writes nothing."""
 
     async def find_table_by_token_hash(self, token_hash: str) -> str | None:
         """The id of the table whose seat has this token hash, if any."""

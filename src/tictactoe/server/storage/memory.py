@@ -7,6 +7,7 @@ from tictactoe.server.storage import (
     MoveRecord,
     StaleVersionError,
     TableRecord,
+    TakenBack,
 )
 
 
@@ -33,7 +34,11 @@ class MemoryStorage:
         return self._tables.get(table_id)
 
     async def save(
-        self, table: TableRecord, expected_version: int, move: MoveRecord | None = None
+        self,
+        table: TableRecord,
+        expected_version: int,
+        move: MoveRecord | None = None,
+        taken_back: TakenBack | None = None,
     ) -> None:
         stored = self._tables.get(table.id)
         if stored is None or stored.version != expected_version:
@@ -44,12 +49,19 @@ class MemoryStorage:
         ):
             raise StaleVersionError(table.id)
         self._tables[table.id] = table
+        if taken_back is not None:
+            log[:] = [
+                m
+                for m in log
+                if m.game_number != taken_back.game_number or m.ply < taken_back.first_ply
+            ]
         if move is not None:
             log.append(move)
 
     async def find_table_by_token_hash(self, token_hash: str) -> str | None:
         for table in self._tables.values():
-            if token_hash in (table.x.token_hash, table.o.token_hash):
+            members = (table.x, table.o, *table.x_mates, *table.o_mates)
+            if any(member.token_hash == token_hash for member in members):
                 return table.id
         return None
 

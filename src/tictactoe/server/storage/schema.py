@@ -34,6 +34,19 @@ tables = sa.Table(
     sa.Column("rematch_o", sa.Boolean, nullable=False),
     sa.Column("created_at", sa.Float, nullable=False),
     sa.Column("updated_at", sa.Float, nullable=False),
+    # Migration 0002: the table's settings beyond the game, its clock and its takeback request.
+    sa.Column("teams", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("takebacks", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("private", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("clock_seconds", sa.Float, nullable=True),
+    sa.Column("clock_increment", sa.Float, nullable=False, server_default="0"),
+    sa.Column("x_time", sa.Float, nullable=True),
+    sa.Column("o_time", sa.Float, nullable=True),
+    sa.Column("clock_since", sa.Float, nullable=True),
+    sa.Column("takeback_by", sa.String(1), nullable=True),
+    # Teammates beyond the seat holder: "token_hash:client_hash" (client "-" if none), by spaces.
+    sa.Column("x_mates", sa.Text, nullable=False, server_default=""),
+    sa.Column("o_mates", sa.Text, nullable=False, server_default=""),
 )
 
 moves = sa.Table(

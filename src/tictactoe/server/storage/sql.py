@@ -39,6 +39,7 @@ from tictactoe.server.storage import (
     StaleVersionError,
     StorageUnavailableError,
     TableRecord,
+    TakenBack,
 )
 from tictactoe.server.storage.migrate import upgrade_to_head
 from tictactoe.server.storage.schema import moves, tables
@@ -187,7 +188,37 @@ def _row_values(table: TableRecord) -> dict[str, Any]:
         "rematch_o": table.rematch_o,
         "created_at": table.created_at,
         "updated_at": table.updated_at,
+        "teams": table.teams,
+        "takebacks": table.takebacks,
+        "private": table.private,
+        "clock_seconds": table.clock_seconds,
+        "clock_increment": table.clock_increment,
+        "x_time": table.x_time,
+        "o_time": table.o_time,
+        "clock_since": table.clock_since,
+        "takeback_by": table.takeback_by,
+        "x_mates": _mates_text(table.x_mates),
+        "o_mates": _mates_text(table.o_mates),
     }
+
+
+def _mates_text(mates: tuple[SeatRecord, ...]) -> str:
+    """Teammates as stored: `token_hash:client_hash` each (`-` for no cookie), by spaces.
+
+    >>> _mates_text((SeatRecord("a" * 4, None), SeatRecord("b" * 4, "c" * 4)))
+    'aaaa:- bbbb:cccc'
+    >>> _mates_from_text(_mates_text((SeatRecord("a" * 4, None),)))
+    (SeatRecord(token_hash='aaaa', client_hash=None, computer=False),)
+    """
+    return " ".join(f"{mate.token_hash}:{mate.client_hash or '-'}" for mate in mates)
+
+
+def _mates_from_text(text: str | None) -> tuple[SeatRecord, ...]:
+    mates = []
+    for item in (text or "").split():
+        token_hash, _, client = item.partition(":")
+        mates.append(SeatRecord(token_hash, None if client == "-" else client))
+    return tuple(mates)
 
 
 def _record_from_row(row: Any) -> TableRecord:
@@ -212,6 +243,17 @@ def _record_from_row(row: Any) -> TableRecord:
         rematch_o=bool(row.rematch_o),
         created_at=row.created_at,
         updated_at=row.updated_at,
+        teams=bool(row.teams),
+        takebacks=bool(row.takebacks),
+        private=bool(row.private),
+        clock_seconds=row.clock_seconds,
+        clock_increment=row.clock_increment,
+        x_time=row.x_time,
+        o_time=row.o_time,
+        clock_since=row.clock_since,
+        takeback_by=row.takeback_by,
+        x_mates=_mates_from_text(row.x_mates),
+        o_mates=_mates_from_text(row.o_mates),
     )
 
 
@@ -229,6 +271,22 @@ _UPDATE_TABLE = (
     .values({name: sa.bindparam(name) for name in _ROW_COLUMNS})
 )
 _INSERT_MOVE = moves.insert()
+_DELETE_MOVES = (
+    moves.delete()
+    .where(moves.c.table_id == sa.bindparam("where_table_id"))
+    .where(moves.c.game_number == sa.bindparam("where_game_number"))
+    .where(moves.c.ply >= sa.bindparam("where_first_ply"))
+)
+
+
+def _taken_back_parameters(taken_back: TakenBack) -> dict[str, Any]:
+    return {
+        "where_table_id": taken_back.table_id,
+        "where_game_number": taken_back.game_number,
+        "where_first_ply": taken_back.first_ply,
+    }
+
+
 _SELECT_TABLE = tables.select().where(tables.c.id == sa.bindparam("where_id"))
 
 
@@ -242,12 +300,18 @@ def _load(connection: Connection, table_id: str) -> TableRecord | None:
 
 
 def _save(
-    connection: Connection, table: TableRecord, expected_version: int, move: MoveRecord | None
+    connection: Connection,
+    table: TableRecord,
+    expected_version: int,
+    move: MoveRecord | None,
+    taken_back: TakenBack | None = None,
 ) -> None:
     parameters = {"where_id": table.id, "where_version": expected_version, **_row_values(table)}
     if connection.execute(_UPDATE_TABLE, parameters).rowcount != 1:
         # Raising inside the transaction rolls it back.
         raise StaleVersionError(table.id)
+    if taken_back is not None:
+        connection.execute(_DELETE_MOVES, _taken_back_parameters(taken_back))
     if move is not None:
         connection.execute(
             _INSERT_MOVE,
@@ -276,19 +340,28 @@ class SQLiteMoveWriter:
             column_keys=["table_id", "game_number", "ply", "move", "played_at"],
         )
     )
+    _DELETE_SQL = str(_DELETE_MOVES.compile(dialect=_NAMED_SQLITE))
 
     def __init__(self, path: str) -> None:
         # Autocommit mode: the transaction is spelled out below.
         self._connection = sqlite3.connect(path, isolation_level=None)
         _set_sqlite_pragmas(self._connection, None)
 
-    def save(self, table: TableRecord, expected_version: int, move: MoveRecord | None) -> None:
+    def save(
+        self,
+        table: TableRecord,
+        expected_version: int,
+        move: MoveRecord | None,
+        taken_back: TakenBack | None = None,
+    ) -> None:
         connection = self._connection
         parameters = {"where_id": table.id, "where_version": expected_version, **_row_values(table)}
         try:
             connection.execute("BEGIN IMMEDIATE")
             if connection.execute(self._UPDATE_SQL, parameters).rowcount != 1:
                 raise StaleVersionError(table.id)
+            if taken_back is not None:
+                connection.execute(self._DELETE_SQL, _taken_back_parameters(taken_back))
             if move is not None:
                 connection.execute(
                     self._INSERT_SQL,
@@ -315,8 +388,15 @@ class SQLiteMoveWriter:
 
 
 def _find_table_by_token_hash(connection: Connection, token_hash: str) -> str | None:
+    # Teammates' hashes sit in the text of `x_mates`/`o_mates`: hex digits, so no LIKE wildcards.
+    # A scan, but this runs only for a token that is not valid at the table it was sent to.
     statement = sa.select(tables.c.id).where(
-        sa.or_(tables.c.x_token_hash == token_hash, tables.c.o_token_hash == token_hash)
+        sa.or_(
+            tables.c.x_token_hash == token_hash,
+            tables.c.o_token_hash == token_hash,
+            tables.c.x_mates.contains(token_hash),
+            tables.c.o_mates.contains(token_hash),
+        )
     )
     found: str | None = connection.execute(statement).scalar()
     return found
@@ -421,13 +501,17 @@ class SQLStorage:
         return await self._transaction(_load, table_id)
 
     async def save(
-        self, table: TableRecord, expected_version: int, move: MoveRecord | None = None
+        self,
+        table: TableRecord,
+        expected_version: int,
+        move: MoveRecord | None = None,
+        taken_back: TakenBack | None = None,
     ) -> None:
         if self._move_writer is not None:
-            self._move_writer.save(table, expected_version, move)
+            self._move_writer.save(table, expected_version, move, taken_back)
             return
         try:
-            await self._transaction(_save, table, expected_version, move)
+            await self._transaction(_save, table, expected_version, move, taken_back)
         except IntegrityError as error:
             raise StaleVersionError(table.id) from error
 
