@@ -164,3 +164,28 @@ def test_the_inlined_random_playout_plays_the_same_games_as_random_move() -> Non
             uk.play(slow, uk.random_move(slow, slow_rng))
         assert result == slow[uk.RESULT]
         assert fast[: uk.O_MASKS + 9].tolist() == slow[: uk.O_MASKS + 9].tolist()
+
+
+BIG_LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
+
+
+def test_a_draw_is_certain_exactly_when_no_big_line_is_still_open_to_either_side() -> None:
+    rng = random.Random(9)
+    games_with_a_certain_draw = 0
+    for _ in range(400):
+        game = tictactoe.new_game("ultimate")
+        ever_certain = False
+        while not game.is_over:
+            boards = game.boards()  # type: ignore[attr-defined]
+            open_to = {
+                mark: any(all(boards[b] in (None, mark) for b in line) for line in BIG_LINES)
+                for mark in ("x", "o")
+            }
+            certain = bool(uk.draw_is_certain(ultimate_state(game)))
+            assert certain == (not open_to["x"] and not open_to["o"])
+            ever_certain = ever_certain or certain
+            game = game.play(rng.choice(game.legal_moves()))
+        if ever_certain:
+            games_with_a_certain_draw += 1
+            assert game.result == "draw"
+    assert games_with_a_certain_draw > 0
