@@ -105,7 +105,7 @@ def _ultimate_move(
         finally:
             _reuse_lock.release()
     else:
-        budget = think_ms * ULTIMATE_ITERATIONS_PER_MS
+        budget = int(think_ms * ULTIMATE_ITERATIONS_PER_MS)
         result = us.search(state, iterations=budget, seed=search_seed)
     return ultimate_cell_name(result.cell)
 
@@ -259,7 +259,7 @@ def _standard_move(
     if seed is None:
         scores = search.deepening(deadline, None)
     else:
-        scores = search.deepening(None, think_ms * STANDARD_NODES_PER_MS)
+        scores = search.deepening(None, int(think_ms * STANDARD_NODES_PER_MS))
     return standard_cell_name(_pick_best(scores, size, game.line, rng), size)
 
 
