@@ -47,7 +47,8 @@ def evaluate(game: Game, think_ms: int = 100) -> Evaluation:
     outcome = None
     if proven is not None:
         outcome = "draw" if proven == 0 else (game.turn if proven > 0 else _other(game.turn))
-    return Evaluation(round(sign * score, 3), outcome, move)
+    # (+ 0.0: an even score reads 0.0, never -0.0.)
+    return Evaluation(round(sign * score, 3) + 0.0, outcome, move)
 
 
 def _other(mark: str) -> str:

@@ -18,15 +18,29 @@ DEFAULT_LEVEL = "medium"
 LEVELS = ("easy", "medium", "hard", "max")
 
 
-def think(variant: str, size: int, line: int, record: str, level: str, think_ms: int) -> str:
-    """The engine's move in the game reached by `record` (runs in a worker process)."""
+def think(
+    variant: str,
+    size: int,
+    line: int,
+    record: str,
+    level: str,
+    think_ms: int,
+    start_position: str | None = None,
+) -> str:
+    """The engine's move in the game reached by `record` from the start, or from
+    `start_position` (runs in a worker process)."""
     from tictactoe import Game
     from tictactoe.engine import best_move
 
     standard = variant == "standard"
-    game = Game.from_record(
-        variant, record, size=size if standard else None, line=line if standard else None
-    )
+    if start_position is None:
+        game = Game.from_record(
+            variant, record, size=size if standard else None, line=line if standard else None
+        )
+    else:
+        game = Game.from_position(variant, start_position, line=line if standard else None)
+        for move in record.split():
+            game = game.play(move)
     return best_move(game, level=level, think_ms=think_ms)
 
 
@@ -61,6 +75,7 @@ class ComputerPlayer:
                 record,
                 level,
                 self.think_ms,
+                table.start_position,
             )
         except Exception as error:
             if isinstance(error, BrokenProcessPool):

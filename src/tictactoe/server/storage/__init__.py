@@ -78,6 +78,8 @@ class TableRecord:
     takeback_by: str | None = None
     x_mates: tuple[SeatRecord, ...] = ()
     o_mates: tuple[SeatRecord, ...] = ()
+    # The position code the table's games start from (None: the variant's usual start).
+    start_position: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +100,49 @@ class MoveRecord:
     ply: int
     move: str
     played_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """A finished game at a table, kept for looking back at it: written by `save` as the game
+    ends (so the next game at the table can start without losing it)."""
+
+    table_id: str
+    game_number: int
+    variant: str
+    size: int
+    line: int
+    start_position: str | None
+    moves: tuple[str, ...]
+    result: str | None
+    ended_by: str | None
+    x_client_hash: str | None
+    o_client_hash: str | None
+    x_computer: bool
+    o_computer: bool
+    level: str | None
+    ended_at: float | None
+
+    @classmethod
+    def ended(cls, table: TableRecord) -> GameRecord:
+        """The table's current game as it stands (call once it is over)."""
+        return cls(
+            table_id=table.id,
+            game_number=table.game_number,
+            variant=table.variant,
+            size=table.size,
+            line=table.line,
+            start_position=table.start_position,
+            moves=table.moves,
+            result=table.result,
+            ended_by=table.ended_by,
+            x_client_hash=table.x.client_hash,
+            o_client_hash=table.o.client_hash,
+            x_computer=table.x.computer,
+            o_computer=table.o.computer,
+            level=table.level,
+            ended_at=table.updated_at,
+        )
 
 
 class Storage(Protocol):
@@ -124,13 +169,23 @@ class Storage(Protocol):
     ) -> None:
         """Replaces the table (and logs `move`, or removes the moves `taken_back`) in one
         transaction, only if the stored version is still `expected_version`; otherwise raises
-        `StaleVersionError` and writes nothing."""
+        `StaleVersionError` and writes nothing. A table whose game is over also keeps that game
+        (`GameRecord.ended`) if it is not kept yet."""
 
     async def find_table_by_token_hash(self, token_hash: str) -> str | None:
         """The id of the table whose seat has this token hash, if any."""
 
     async def moves(self, table_id: str) -> list[MoveRecord]:
         """Every move logged at the table, in the order played."""
+
+    async def games(self, table_id: str) -> list[GameRecord]:
+        """The finished games kept for the table, by game number."""
+
+    async def games_of_client(self, client_hash: str, limit: int) -> list[GameRecord]:
+        """Finished games in which this browser cookie held a seat, the latest `limit`."""
+
+    async def tables_of_client(self, client_hash: str, limit: int) -> list[TableRecord]:
+        """Tables where this browser cookie holds a seat, the latest changed `limit`."""
 
 
 def open_storage(database_url: str) -> Storage:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from tictactoe.server.storage import (
     DuplicateTableError,
+    GameRecord,
     MoveRecord,
     StaleVersionError,
     TableRecord,
@@ -17,6 +18,7 @@ class MemoryStorage:
     def __init__(self) -> None:
         self._tables: dict[str, TableRecord] = {}
         self._moves: dict[str, list[MoveRecord]] = {}
+        self._games: dict[tuple[str, int], GameRecord] = {}
 
     async def start(self) -> None:
         pass
@@ -57,6 +59,8 @@ class MemoryStorage:
             ]
         if move is not None:
             log.append(move)
+        if table.result is not None:
+            self._games.setdefault((table.id, table.game_number), GameRecord.ended(table))
 
     async def find_table_by_token_hash(self, token_hash: str) -> str | None:
         for table in self._tables.values():
@@ -67,3 +71,21 @@ class MemoryStorage:
 
     async def moves(self, table_id: str) -> list[MoveRecord]:
         return list(self._moves.get(table_id, []))
+
+    async def games(self, table_id: str) -> list[GameRecord]:
+        return sorted(
+            (game for key, game in self._games.items() if key[0] == table_id),
+            key=lambda game: game.game_number,
+        )
+
+    async def games_of_client(self, client_hash: str, limit: int) -> list[GameRecord]:
+        mine = [
+            g for g in self._games.values() if client_hash in (g.x_client_hash, g.o_client_hash)
+        ]
+        return sorted(mine, key=lambda game: game.ended_at or 0.0, reverse=True)[:limit]
+
+    async def tables_of_client(self, client_hash: str, limit: int) -> list[TableRecord]:
+        mine = [
+            t for t in self._tables.values() if client_hash in (t.x.client_hash, t.o.client_hash)
+        ]
+        return sorted(mine, key=lambda table: table.updated_at, reverse=True)[:limit]

@@ -47,6 +47,10 @@ tables = sa.Table(
     # Teammates beyond the seat holder: "token_hash:client_hash" (client "-" if none), by spaces.
     sa.Column("x_mates", sa.Text, nullable=False, server_default=""),
     sa.Column("o_mates", sa.Text, nullable=False, server_default=""),
+    # Migration 0003: the position a table's games start from (None: the usual start).
+    sa.Column("start_position", sa.Text, nullable=True),
+    sa.Index("ix_tables_x_client_hash", "x_client_hash"),
+    sa.Index("ix_tables_o_client_hash", "o_client_hash"),
 )
 
 moves = sa.Table(
@@ -58,4 +62,26 @@ moves = sa.Table(
     sa.Column("ply", sa.Integer, primary_key=True),
     sa.Column("move", sa.String(4), nullable=False),
     sa.Column("played_at", sa.Float, nullable=False),
+)
+
+# Migration 0003: every finished game, kept once the next game at its table starts (reviews, and
+# "My games" by the seats' cookie hashes).
+games = sa.Table(
+    "games",
+    metadata,
+    sa.Column("table_id", sa.String(64), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("game_number", sa.Integer, primary_key=True),
+    sa.Column("variant", sa.String(16), nullable=False),
+    sa.Column("size", sa.Integer, nullable=False),
+    sa.Column("line", sa.Integer, nullable=False),
+    sa.Column("start_position", sa.Text, nullable=True),
+    sa.Column("record", sa.Text, nullable=False),
+    sa.Column("result", sa.String(8), nullable=True),
+    sa.Column("ended_by", sa.String(16), nullable=True),
+    sa.Column("x_client_hash", sa.String(64), nullable=True, index=True),
+    sa.Column("o_client_hash", sa.String(64), nullable=True, index=True),
+    sa.Column("x_computer", sa.Boolean, nullable=False),
+    sa.Column("o_computer", sa.Boolean, nullable=False),
+    sa.Column("level", sa.String(16), nullable=True),
+    sa.Column("ended_at", sa.Float, nullable=True),
 )

@@ -26,6 +26,8 @@ from typing import Any, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy import event
+from sqlalchemy.dialects import postgresql as postgresql_dialect
+from sqlalchemy.dialects import sqlite as sqlite_dialect_module
 from sqlalchemy.dialects.sqlite import dialect as sqlite_dialect
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError, OperationalError
@@ -34,6 +36,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from tictactoe.server.storage import (
     DuplicateTableError,
+    GameRecord,
     MoveRecord,
     SeatRecord,
     StaleVersionError,
@@ -42,7 +45,7 @@ from tictactoe.server.storage import (
     TakenBack,
 )
 from tictactoe.server.storage.migrate import upgrade_to_head
-from tictactoe.server.storage.schema import moves, tables
+from tictactoe.server.storage.schema import games, moves, tables
 
 log = logging.getLogger(__name__)
 
@@ -199,6 +202,7 @@ def _row_values(table: TableRecord) -> dict[str, Any]:
         "takeback_by": table.takeback_by,
         "x_mates": _mates_text(table.x_mates),
         "o_mates": _mates_text(table.o_mates),
+        "start_position": table.start_position,
     }
 
 
@@ -254,6 +258,49 @@ def _record_from_row(row: Any) -> TableRecord:
         takeback_by=row.takeback_by,
         x_mates=_mates_from_text(row.x_mates),
         o_mates=_mates_from_text(row.o_mates),
+        start_position=row.start_position,
+    )
+
+
+def _game_values(table: TableRecord) -> dict[str, Any]:
+    """The row keeping the table's finished game (see `GameRecord.ended`)."""
+    game = GameRecord.ended(table)
+    return {
+        "table_id": game.table_id,
+        "game_number": game.game_number,
+        "variant": game.variant,
+        "size": game.size,
+        "line": game.line,
+        "start_position": game.start_position,
+        "record": " ".join(game.moves),
+        "result": game.result,
+        "ended_by": game.ended_by,
+        "x_client_hash": game.x_client_hash,
+        "o_client_hash": game.o_client_hash,
+        "x_computer": game.x_computer,
+        "o_computer": game.o_computer,
+        "level": game.level,
+        "ended_at": game.ended_at,
+    }
+
+
+def _game_from_row(row: Any) -> GameRecord:
+    return GameRecord(
+        table_id=row.table_id,
+        game_number=row.game_number,
+        variant=row.variant,
+        size=row.size,
+        line=row.line,
+        start_position=row.start_position,
+        moves=tuple(row.record.split()),
+        result=row.result,
+        ended_by=row.ended_by,
+        x_client_hash=row.x_client_hash,
+        o_client_hash=row.o_client_hash,
+        x_computer=bool(row.x_computer),
+        o_computer=bool(row.o_computer),
+        level=row.level,
+        ended_at=row.ended_at,
     )
 
 
@@ -287,6 +334,11 @@ def _taken_back_parameters(taken_back: TakenBack) -> dict[str, Any]:
     }
 
 
+# A game is kept once, as it ends; the saves after that (rematch requests) leave it as it was.
+_KEEP_GAME = {
+    "sqlite": sqlite_dialect_module.insert(games).on_conflict_do_nothing(),
+    "postgresql": postgresql_dialect.insert(games).on_conflict_do_nothing(),
+}
 _SELECT_TABLE = tables.select().where(tables.c.id == sa.bindparam("where_id"))
 
 
@@ -323,6 +375,8 @@ def _save(
                 "played_at": move.played_at,
             },
         )
+    if table.result is not None:
+        connection.execute(_KEEP_GAME[connection.dialect.name], _game_values(table))
 
 
 _NAMED_SQLITE = sqlite_dialect(paramstyle="named")  # type: ignore[no-untyped-call]
@@ -341,6 +395,11 @@ class SQLiteMoveWriter:
         )
     )
     _DELETE_SQL = str(_DELETE_MOVES.compile(dialect=_NAMED_SQLITE))
+    _KEEP_GAME_SQL = str(
+        _KEEP_GAME["sqlite"].compile(
+            dialect=_NAMED_SQLITE, column_keys=[column.name for column in games.columns]
+        )
+    )
 
     def __init__(self, path: str) -> None:
         # Autocommit mode: the transaction is spelled out below.
@@ -373,6 +432,8 @@ class SQLiteMoveWriter:
                         "played_at": move.played_at,
                     },
                 )
+            if table.result is not None:
+                connection.execute(self._KEEP_GAME_SQL, _game_values(table))
             connection.execute("COMMIT")
         except BaseException as error:
             if connection.in_transaction:
@@ -412,6 +473,31 @@ def _moves(connection: Connection, table_id: str) -> list[MoveRecord]:
         MoveRecord(row.table_id, row.game_number, row.ply, row.move, row.played_at)
         for row in connection.execute(statement)
     ]
+
+
+def _games(connection: Connection, table_id: str) -> list[GameRecord]:
+    statement = games.select().where(games.c.table_id == table_id).order_by(games.c.game_number)
+    return [_game_from_row(row) for row in connection.execute(statement)]
+
+
+def _games_of_client(connection: Connection, client_hash: str, limit: int) -> list[GameRecord]:
+    statement = (
+        games.select()
+        .where(sa.or_(games.c.x_client_hash == client_hash, games.c.o_client_hash == client_hash))
+        .order_by(games.c.ended_at.desc())
+        .limit(limit)
+    )
+    return [_game_from_row(row) for row in connection.execute(statement)]
+
+
+def _tables_of_client(connection: Connection, client_hash: str, limit: int) -> list[TableRecord]:
+    statement = (
+        tables.select()
+        .where(sa.or_(tables.c.x_client_hash == client_hash, tables.c.o_client_hash == client_hash))
+        .order_by(tables.c.updated_at.desc())
+        .limit(limit)
+    )
+    return [_record_from_row(row) for row in connection.execute(statement)]
 
 
 def _migrate(connection: Connection) -> None:
@@ -520,3 +606,12 @@ class SQLStorage:
 
     async def moves(self, table_id: str) -> list[MoveRecord]:
         return await self._transaction(_moves, table_id)
+
+    async def games(self, table_id: str) -> list[GameRecord]:
+        return await self._transaction(_games, table_id)
+
+    async def games_of_client(self, client_hash: str, limit: int) -> list[GameRecord]:
+        return await self._transaction(_games_of_client, client_hash, limit)
+
+    async def tables_of_client(self, client_hash: str, limit: int) -> list[TableRecord]:
+        return await self._transaction(_tables_of_client, client_hash, limit)
