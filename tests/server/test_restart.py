@@ -90,3 +90,42 @@ def test_sigkill_mid_game_loses_no_committed_move(tmp_path: Path) -> None:
         )
         assert answer.status_code == 200, answer.text
         assert answer.json()["record"] == "e5 e4 d2 a4 b2"
+
+
+def test_the_clock_survives_a_restart_and_a_time_out_while_down_ends_the_game(
+    tmp_path: Path,
+) -> None:
+    database, port = tmp_path / "tables.db", free_port()
+    base = f"http://127.0.0.1:{port}"
+
+    def clocked_table(minutes: float) -> tuple[str, dict[str, object]]:
+        body = {"variant": "standard", "clock_minutes": minutes}
+        created = httpx.post(f"{base}/api/tables", json=body).json()
+        table_url = f"{base}/api/tables/{created['id']}"
+        httpx.post(f"{table_url}/seats")
+        moved = httpx.post(
+            f"{table_url}/moves",
+            json={"move": "b2"},
+            headers={"Authorization": f"Bearer {created['token']}"},
+        )
+        assert moved.status_code == 200, moved.text
+        return table_url, moved.json()
+
+    with serve(database, port) as server:
+        long_url, long_before = clocked_table(1.0)
+        short_url, _ = clocked_table(0.01)  # 0.6 s: runs out while no process is up
+        os.kill(server.pid, signal.SIGKILL)
+        server.wait(timeout=10)
+        killed_at = time.time()
+
+    with serve(database, port):
+        long_after = httpx.get(long_url).json()
+        down = time.time() - killed_at
+        short_after = httpx.get(short_url).json()
+    # O's clock kept running while no process was up, and runs on now; X's is as it was.
+    clock_before: dict[str, float] = long_before["clock"]  # type: ignore[assignment]
+    assert long_after["clock"]["running"] == "o" and long_after["result"] is None
+    assert long_after["clock"]["o"] <= clock_before["o"] - down + 0.05
+    assert long_after["clock"]["x"] == clock_before["x"]
+    assert short_after["result"] == "x" and short_after["ended_by"] == "time"
+    assert short_after["clock"]["o"] == 0

@@ -16,7 +16,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from tictactoe.server.identity import client_hash, hash_secret, new_secret, tables_of
 from tictactoe.server.table import (
+    REACTIONS,
+    AnswerTakeback,
     AskRematch,
+    AskTakeback,
     ClaimWin,
     Command,
     PlayMove,
@@ -46,11 +49,28 @@ class CreateTable(BaseModel):
     level: Literal["easy", "medium", "hard", "max"] | None = Field(
         None, description="the computer's level (default medium)"
     )
-    position: str | None = Field(
-        None,
-        max_length=200,
-        description="a position code to start from (e.g. from the analysis board); 422 with "
-        "the reason if no legal game reaches it",
+    teams: bool = Field(
+        False, description="two teams of players: several people per side (not with the computer)"
+    )
+    takebacks: bool = Field(False, description="a player may ask to undo their last move")
+    private: bool = Field(False, description="no spectators: only the players see the table")
+    clock_minutes: float | None = Field(
+        None, gt=0, le=180, description="each side's time in minutes (fractions allowed); none"
+    )
+    clock_increment: float = Field(0, ge=0, le=60, description="seconds added after each move")
+
+
+class TakeSeatBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    side: Literal["x", "o"] | None = Field(
+        None, description="teams: the side to join (default: the side with fewer members)"
+    )
+
+
+class ReactionBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    reaction: Literal[REACTIONS] = Field(  # type: ignore[valid-type]
+        description="one of the fixed quick reactions, shown translated to each viewer"
     )
 
 
@@ -72,11 +92,28 @@ class MoveBody(BaseModel):
     version: int | None = Field(None, description="the version the move was chosen at")
 
 
+class MemberView(BaseModel):
+    connected: bool
+
+
 class SeatView(BaseModel):
     taken: bool
-    connected: bool
+    connected: bool = Field(description="anyone of this side is connected")
     computer: bool
     disconnected_since: float | None = None
+    members: list[MemberView] | None = Field(
+        None, description="teams: the side's members in joining order"
+    )
+
+
+class ClockView(BaseModel):
+    seconds: float = Field(description="each side's time at the start of a game")
+    increment: float = Field(description="seconds added after each move")
+    x: float = Field(description="seconds X has left now")
+    o: float = Field(description="seconds O has left now")
+    running: Literal["x", "o"] | None = Field(
+        description="whose time is running (none before both sides are seated, and after the game)"
+    )
 
 
 class Score(BaseModel):
@@ -99,10 +136,7 @@ class TableView(BaseModel):
     opponent: Literal["friend", "computer"]
     level: str | None
     game: int = Field(description="the game number at this table, 1 and up after rematches")
-    record: str = Field(description="the moves of this game (from `start_position`, if set)")
-    start_position: str | None = Field(
-        None, description="the position code the table's games start from (null: the usual start)"
-    )
+    record: str
     moves: list[str]
     last_move: str | None
     position: str
@@ -113,11 +147,18 @@ class TableView(BaseModel):
     sent_to: int | None
     sends_to: dict[str, int | None] | None
     winning_lines: list[list[str]]
-    ended_by: Literal["line", "draw", "resign", "abandon"] | None
+    ended_by: Literal["line", "draw", "resign", "abandon", "time"] | None
     version: int
     seats: dict[Literal["x", "o"], SeatView]
     rematch: Rematch
     score: Score
+    teams: bool
+    takebacks: bool = Field(description="whether takebacks are allowed")
+    takeback_asked_by: Literal["x", "o"] | None = Field(
+        description="the side whose takeback request awaits the other side's answer"
+    )
+    private: bool
+    clock: ClockView | None
     can_claim_win: bool | None = None
 
 
@@ -158,6 +199,19 @@ async def _find(request: Request, table_id: str) -> Table:
     if table is None:
         raise Refused(404, f"there is no table {table_id!r}")
     return table
+
+
+def _require_watcher(
+    table: Table, request: Request, credentials: HTTPAuthorizationCredentials | None
+) -> None:
+    """A private table is shown only to its players (by seat token or browser cookie): 409."""
+    if not table.record.private:
+        return
+    person = hash_secret(credentials.credentials) if credentials is not None else None
+    if table.mark_of(person) is None:
+        person = table.person_of_client(client_hash(request))
+    if not table.may_watch(person):
+        raise Refused(409, "this table is private: only its players can see it", reason="private")
 
 
 async def _person(
@@ -204,7 +258,11 @@ async def create_table(body: CreateTable, request: Request) -> CreatedTable:
         first=body.first,
         opponent=body.opponent,
         level=body.level,
-        position=body.position,
+        teams=body.teams,
+        takebacks=body.takebacks,
+        private=body.private,
+        clock_minutes=body.clock_minutes,
+        clock_increment=body.clock_increment,
     )
     table, mark, token = await tables.create(options, client_hash(request))
     return CreatedTable(
@@ -218,15 +276,19 @@ async def create_table(body: CreateTable, request: Request) -> CreatedTable:
     responses=_errors(404, 409),
     summary="Take the free seat",
 )
-async def take_seat(table_id: str, request: Request) -> GrantedSeat:
-    """Seats the caller in the free seat; `409` when both are taken (anyone may still watch)."""
+async def take_seat(
+    table_id: str, request: Request, body: TakeSeatBody | None = None
+) -> GrantedSeat:
+    """Seats the caller in the free seat; `409` when both are taken (anyone may still watch).
+    With teams, the caller joins the side with fewer members, or `side` if given."""
     table = await _find(request, table_id)
     client = client_hash(request)
     held = table.mark_of(table.person_of_client(client))
     if held is not None:
         raise Refused(409, f"you already sit at this table as {held.upper()}")
     token = new_secret()
-    events = await table.apply(TakeSeat(hash_secret(token), client), None)
+    side = body.side if body is not None else None
+    events = await table.apply(TakeSeat(hash_secret(token), client, side), None)
     mark = events[0].mark
     assert mark is not None
     return GrantedSeat(seat=mark, token=token)
@@ -235,11 +297,14 @@ async def take_seat(table_id: str, request: Request) -> GrantedSeat:
 @router.get(
     "/tables/{table_id}",
     response_model=TableView,
-    responses=_errors(404),
+    responses=_errors(404, 409),
     summary="Read a table",
 )
-async def read_table(table_id: str, request: Request) -> Response:
-    return _table_response(await _find(request, table_id), request)
+async def read_table(table_id: str, request: Request, credentials: BearerToken) -> Response:
+    """The table; a private one only for its players (seat token or browser cookie), else `409`."""
+    table = await _find(request, table_id)
+    _require_watcher(table, request, credentials)
+    return _table_response(table, request)
 
 
 @router.post(
@@ -304,3 +369,71 @@ async def claim(
 ) -> Response:
     """Wins the game when the opponent has been disconnected on their turn long enough."""
     return await _act(request, table_id, credentials, ClaimWin())
+
+
+@router.post(
+    "/tables/{table_id}/takeback",
+    response_model=TableView,
+    responses=_errors(401, 403, 404, 409),
+    summary="Ask to take back your last move",
+)
+async def ask_takeback(
+    table_id: str,
+    request: Request,
+    credentials: BearerToken,
+) -> Response:
+    """Asks the other side to agree to undo your last move (and their reply, if they have
+    moved since); the computer agrees at once. `403` (reason `takebacks-off`) when the table
+    does not allow takebacks, `409` when there is nothing to take back or a request is pending."""
+    return await _act(request, table_id, credentials, AskTakeback())
+
+
+@router.post(
+    "/tables/{table_id}/takeback/accept",
+    response_model=TableView,
+    responses=_errors(401, 403, 404, 409),
+    summary="Agree to the other side's takeback",
+)
+async def accept_takeback(
+    table_id: str,
+    request: Request,
+    credentials: BearerToken,
+) -> Response:
+    """Undoes the asker's last move: the position before it is back, as a new version."""
+    return await _act(request, table_id, credentials, AnswerTakeback(accept=True))
+
+
+@router.post(
+    "/tables/{table_id}/takeback/decline",
+    response_model=TableView,
+    responses=_errors(401, 403, 404, 409),
+    summary="Decline the other side's takeback",
+)
+async def decline_takeback(
+    table_id: str,
+    request: Request,
+    credentials: BearerToken,
+) -> Response:
+    """The request is dropped and the game goes on as it was."""
+    return await _act(request, table_id, credentials, AnswerTakeback(accept=False))
+
+
+@router.post(
+    "/tables/{table_id}/reactions",
+    status_code=204,
+    responses=_errors(401, 403, 404, 422, 429),
+    summary="Send a quick reaction",
+)
+async def react(
+    table_id: str,
+    body: ReactionBody,
+    request: Request,
+    credentials: BearerToken,
+) -> Response:
+    """Shows one of the fixed reactions (`good-move`, `wow`, `good-game`, `oops`, `thinking`) to
+    everyone at the table as a WebSocket message `{"type": "reaction", "reaction", "side"}`.
+    Players only; at most one every two seconds after a burst of three (`429`)."""
+    table = await _find(request, table_id)
+    person = await _person(table, request, credentials)
+    await table.react(body.reaction, person)
+    return Response(status_code=204)

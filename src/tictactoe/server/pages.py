@@ -6,6 +6,7 @@ table the WebSocket sends. Everything a page says goes through gettext (see `tem
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from urllib.parse import parse_qs
 
@@ -15,11 +16,13 @@ from fastapi.responses import RedirectResponse, Response
 from tictactoe.server.identity import (
     TableNotFoundError,
     client_hash,
+    hash_secret,
+    new_secret,
     tables_of,
     viewer_seat,
     viewer_table,
 )
-from tictactoe.server.table import Refused
+from tictactoe.server.table import Refused, TakeSeat
 from tictactoe.server.tables import TableOptions
 from tictactoe.server.templating import render
 
@@ -31,6 +34,8 @@ FIRSTS = ("me", "friend", "random")
 OPPONENTS = ("friend", "computer")
 LEVELS = ("easy", "medium", "hard", "max")
 DEFAULT_LINE = {3: 3, 4: 4, 5: 4}
+# The home form's clocks: "minutes+increment", as on most game sites.
+CLOCKS = ("none", "1+0", "3+2", "5+3", "10+5")
 
 
 @dataclass(frozen=True)
@@ -43,6 +48,10 @@ class TableForm:
     first: str = "me"
     opponent: str = "friend"
     level: str = "medium"
+    teams: bool = False
+    takebacks: bool = False
+    clock: str = "none"
+    private: bool = False
 
     @classmethod
     def from_query(cls, query: dict[str, str]) -> TableForm:
@@ -61,6 +70,7 @@ class TableForm:
         first = query.get("first", "")
         opponent = query.get("opponent", "")
         level = query.get("level", "")
+        clock = query.get("clock", "")
         return cls(
             variant=variant if variant in VARIANTS else cls.variant,
             size=size,
@@ -68,7 +78,24 @@ class TableForm:
             first=first if first in FIRSTS else cls.first,
             opponent=opponent if opponent in OPPONENTS else cls.opponent,
             level=level if level in LEVELS else cls.level,
+            teams=query.get("teams") == "on",
+            takebacks=query.get("takebacks") == "on",
+            clock=clock if clock in CLOCKS else cls.clock,
+            private=query.get("private") == "on",
         )
+
+    def clock_minutes_and_increment(self) -> tuple[float | None, float]:
+        """The chosen clock for the API.
+
+        >>> TableForm(clock="3+2").clock_minutes_and_increment()
+        (3.0, 2.0)
+        >>> TableForm().clock_minutes_and_increment()
+        (None, 0.0)
+        """
+        if self.clock == "none":
+            return None, 0.0
+        minutes, _, increment = self.clock.partition("+")
+        return float(minutes), float(increment)
 
 
 def _int(text: str | None, allowed: tuple[int, ...], default: int) -> int:
@@ -91,6 +118,7 @@ async def create_table_without_javascript(request: Request) -> Response:
     # A plain urlencoded body: parsing it here spares a multipart dependency for six fields.
     fields = parse_qs((await request.body()).decode("utf-8", "replace"))
     form = TableForm.from_query({key: values[-1] for key, values in fields.items()})
+    minutes, increment = form.clock_minutes_and_increment()
     options = TableOptions(
         variant=form.variant,
         size=form.size if form.variant == "standard" else None,
@@ -98,6 +126,11 @@ async def create_table_without_javascript(request: Request) -> Response:
         first=form.first,
         opponent=form.opponent,
         level=form.level if form.opponent == "computer" else None,
+        teams=form.teams and form.opponent == "friend",
+        takebacks=form.takebacks,
+        private=form.private,
+        clock_minutes=minutes,
+        clock_increment=increment,
     )
     try:
         table, _mark, _token = await tables_of(request).create(options, client_hash(request))
@@ -113,8 +146,29 @@ async def table_page(request: Request, table_id: str) -> Response:
         table = await viewer_table(request, table_id)
     except TableNotFoundError:
         return render(request, "not_found.html", status_code=404)
+    if table["private"] and seat == "spectator":
+        # Not the board: only whoever may still join is offered a seat.
+        joinable = not all(info["taken"] for info in table["seats"].values()) or (
+            table["teams"] and table["result"] is None
+        )
+        context = {"table_id": table_id, "joinable": joinable}
+        return render(request, "private.html", context, status_code=200 if joinable else 409)
     context = {"table_id": table_id, "table": table, "seat": seat, "share_url": table["url"]}
     return render(request, "table.html", context)
+
+
+@router.post("/t/{table_id}/seats")
+async def take_seat_without_javascript(request: Request, table_id: str) -> Response:
+    """The private page's join button (a plain form): take a seat, then open the table."""
+    table = await tables_of(request).get(table_id)
+    if table is None:
+        return render(request, "not_found.html", status_code=404)
+    client = client_hash(request)
+    if table.mark_of(table.person_of_client(client)) is None:
+        # Taken meanwhile: the page it redirects to says what there is to say.
+        with contextlib.suppress(Refused):
+            await table.apply(TakeSeat(hash_secret(new_secret()), client), None)
+    return RedirectResponse(f"/t/{table_id}", status_code=303)
 
 
 @router.get("/games/standard")

@@ -21,6 +21,8 @@ from typing import Any, Literal
 
 from tictactoe import Game, IllegalMoveError
 from tictactoe.server import metrics
+from tictactoe.server.clock import Clock
+from tictactoe.server.limits import TokenBuckets
 from tictactoe.server.presence import Seen, SharedPresence
 from tictactoe.server.pubsub import PubSub
 from tictactoe.server.storage import (
@@ -30,7 +32,9 @@ from tictactoe.server.storage import (
     Storage,
     StorageUnavailableError,
     TableRecord,
+    TakenBack,
 )
+from tictactoe.server.takeback import plies_to_undo, taken_back
 from tictactoe.server.view import encode_envelope, frame_for_person, table_json
 
 log = logging.getLogger(__name__)
@@ -39,6 +43,10 @@ Mark = Literal["x", "o"]
 MARKS: tuple[Mark, Mark] = ("x", "o")
 # The `by` of the computer's own commands; a token hash is 64 hex digits, so it never collides.
 COMPUTER = "computer"
+# Quick reactions, the only words players can send each other (translated by each viewer's page).
+REACTIONS = ("good-move", "wow", "good-game", "oops", "thinking")
+# A frame with a running clock is re-encoded when re-sent this much later, so its times are fresh.
+_CLOCK_FRAME_FRESH = 0.5
 
 
 def other(mark: Mark) -> Mark:
@@ -101,9 +109,28 @@ class ClaimWin:
 class TakeSeat:
     token_hash: str
     client_hash: str | None
+    # Teams: the side to join (None: the free seat, else the side with fewer members).
+    side: Mark | None = None
 
 
-Command = PlayMove | Resign | AskRematch | ClaimWin | TakeSeat
+@dataclass(frozen=True, slots=True)
+class AskTakeback:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerTakeback:
+    accept: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TimeOut:
+    """The clock of the side to move has run out (sent by the table itself, as COMPUTER)."""
+
+
+Command = (
+    PlayMove | Resign | AskRematch | ClaimWin | TakeSeat | AskTakeback | AnswerTakeback | TimeOut
+)
 
 # -- events -------------------------------------------------------------------------------------
 
@@ -112,7 +139,16 @@ Command = PlayMove | Resign | AskRematch | ClaimWin | TakeSeat
 class Event:
     """Something that happened at the table; `version` is the table's version after it."""
 
-    kind: Literal["seat-taken", "moved", "game-over", "rematch-asked", "game-started"]
+    kind: Literal[
+        "seat-taken",
+        "moved",
+        "game-over",
+        "rematch-asked",
+        "game-started",
+        "takeback-asked",
+        "taken-back",
+        "takeback-declined",
+    ]
     version: int
     mark: Mark | None = None
     move: str | None = None
@@ -124,19 +160,21 @@ class Event:
 
 
 def build_game(record: TableRecord) -> Game:
-    """The rules' game for the record's current moves (from its start position, if any)."""
+    """The rules' game for the record's current moves."""
     size = record.size if record.variant == "standard" else None
     line = record.line if record.variant == "standard" else None
-    if record.start_position is None:
-        return Game.from_record(record.variant, " ".join(record.moves), size=size, line=line)
-    game = Game.from_position(record.variant, record.start_position, line=line)
-    for move in record.moves:
-        game = game.play(move)
-    return game
+    return Game.from_record(record.variant, " ".join(record.moves), size=size, line=line)
 
 
 def seat(record: TableRecord, mark: Mark) -> SeatRecord:
     return record.x if mark == "x" else record.o
+
+
+def members(record: TableRecord, mark: Mark) -> tuple[SeatRecord, ...]:
+    """Everyone playing `mark`: the seat holder, then (teams) the teammates in joining order."""
+    holder = seat(record, mark)
+    mates = record.x_mates if mark == "x" else record.o_mates
+    return (holder, *mates) if holder.taken else mates
 
 
 def finish(record: TableRecord, result: str, ended_by: str) -> TableRecord:
@@ -154,7 +192,7 @@ def finish(record: TableRecord, result: str, ended_by: str) -> TableRecord:
 def start_rematch(record: TableRecord) -> TableRecord:
     """The next game at the table: the marks swap, and each person's score goes with them, so
     whoever was O moves first as X with the same seat token."""
-    return dataclasses.replace(
+    swapped = dataclasses.replace(
         record,
         game_number=record.game_number + 1,
         moves=(),
@@ -162,11 +200,15 @@ def start_rematch(record: TableRecord) -> TableRecord:
         ended_by=None,
         x=record.o,
         o=record.x,
+        x_mates=record.o_mates,
+        o_mates=record.x_mates,
         score_x=record.score_o,
         score_o=record.score_x,
         rematch_x=False,
         rematch_o=False,
+        takeback_by=None,
     )
+    return Clock(swapped, swapped.updated_at).reset()
 
 
 # -- the serial owner -----------------------------------------------------------------------------
@@ -207,7 +249,10 @@ class Table:
         self._turn_since = now
         self._loaded_at = now
         self._envelope: str | None = None
+        self._envelope_at = now
         self._claim_timer: asyncio.TimerHandle | None = None
+        self._flag_timer: asyncio.TimerHandle | None = None
+        self._reactions = TokenBuckets(rate=0.5, burst=3, clock=clock)
         self._computer_task: asyncio.Task[None] | None = None
         # Other processes write this table too (scale-out): re-read it before deciding.
         self._shared = shared
@@ -231,12 +276,14 @@ class Table:
         if person is None:
             return None
         for mark in MARKS:
-            holder = seat(self.record, mark)
-            if person == COMPUTER:
-                if holder.computer:
+            for holder in members(self.record, mark):
+                if person == COMPUTER:
+                    if holder.computer:
+                        return mark
+                elif holder.token_hash is not None and hmac.compare_digest(
+                    holder.token_hash, person
+                ):
                     return mark
-            elif holder.token_hash is not None and hmac.compare_digest(holder.token_hash, person):
-                return mark
         return None
 
     def person_of_client(self, client_hash: str | None) -> str | None:
@@ -244,30 +291,45 @@ class Table:
         if client_hash is None:
             return None
         for mark in MARKS:
-            holder = seat(self.record, mark)
-            if holder.client_hash is not None and hmac.compare_digest(
-                holder.client_hash, client_hash
-            ):
-                return holder.token_hash
+            for holder in members(self.record, mark):
+                if holder.client_hash is not None and hmac.compare_digest(
+                    holder.client_hash, client_hash
+                ):
+                    return holder.token_hash
         return None
 
-    def is_connected(self, mark: Mark) -> bool:
-        holder = seat(self.record, mark)
-        if holder.computer:
-            return True
-        person = holder.token_hash
+    def person_connected(self, person: str | None) -> bool:
         if person is None:
             return False
         return self._sockets.get(person, 0) > 0 or person in self._seen.connected
 
+    def is_connected(self, mark: Mark) -> bool:
+        """Whether anyone playing `mark` is here (a team is here while one member is)."""
+        side = members(self.record, mark)
+        return any(holder.computer or self.person_connected(holder.token_hash) for holder in side)
+
     def away_since(self, mark: Mark) -> float | None:
-        """Since when the player of `mark` has had no socket open (None: connected or no one)."""
-        holder = seat(self.record, mark)
-        if holder.computer or holder.token_hash is None or self.is_connected(mark):
+        """Since when everyone playing `mark` has had no socket open (None: connected or no one)."""
+        side = [holder for holder in members(self.record, mark) if holder.token_hash is not None]
+        if not side or self.is_connected(mark):
             return None
-        here = self._away_since.get(holder.token_hash, self._loaded_at)
-        # Gone from other processes later than from this one: that is when they left.
-        return max(here, self._seen.left_at.get(holder.token_hash, here))
+        left = []
+        for holder in side:
+            person = holder.token_hash
+            assert person is not None
+            here = self._away_since.get(person, self._loaded_at)
+            # Gone from other processes later than from this one: that is when they left.
+            left.append(max(here, self._seen.left_at.get(person, here)))
+        return max(left)
+
+    def may_watch(self, person: str | None) -> bool:
+        """Whether this person may see the table: anyone, unless it is private."""
+        return not self.record.private or self.mark_of(person) is not None
+
+    @property
+    def clock(self) -> Clock:
+        """The table's clock as of now."""
+        return Clock(self.record, self._clock())
 
     def claim_possible_at(self) -> tuple[Mark, float] | None:
         """Who could claim the win, and from when: the opponent of a player away on their turn."""
@@ -294,8 +356,11 @@ class Table:
 
     def envelope(self) -> str:
         """The latest frame for this table, with who may claim the win (see `view`)."""
-        if self._envelope is None:
+        now = self._clock()
+        stale = now - self._envelope_at > _CLOCK_FRAME_FRESH and self.clock.running is not None
+        if self._envelope is None or stale:
             self._envelope = self._make_envelope()
+            self._envelope_at = now
         return self._envelope
 
     def frame_for(self, person: str | None) -> str:
@@ -315,53 +380,69 @@ class Table:
         publishes the new state, and returns the events; raises `Refused` with nothing changed."""
         started = time.perf_counter()
         async with self._lock:
-            try:
-                try:
-                    record, events, move = self._decide(command, by)
-                    await self._save(record, move)
-                except (Refused, StaleVersionError):
-                    if not self._shared:
-                        raise
-                    # Our copy may be behind another process's writes (so the refusal, or the
-                    # failed version check, may be ours alone): catch up, then decide again.
-                    await self.refresh()
-                    record, events, move = self._decide(command, by)
-                    await self._save(record, move)
-            except StaleVersionError:
-                # Another process wrote first: catch up from the database and refuse.
-                await self._reload()
-                raise Refused(
-                    409, "the table changed meanwhile; here it is", table=self.view()
-                ) from None
-            except StorageUnavailableError:
-                # The transaction rolled back (or never began): nothing changed, say so plainly.
-                metrics.STORAGE_UNAVAILABLE.inc()
-                raise Refused(
-                    503, "the database is unreachable right now; nothing changed, try again"
-                ) from None
-            self._adopt(record)
-            await self._publish()
-        if move is not None:
+            if not isinstance(command, TimeOut) and self.clock.flagged() is not None:
+                # The time ran out before this command: the game ends first, then the command is
+                # judged against the finished game (a move is refused, a rematch may be asked).
+                with contextlib.suppress(Refused):
+                    await self._commit(TimeOut(), COMPUTER)
+            events, moved = await self._commit(command, by)
+        if moved:
             metrics.MOVES.inc()
             metrics.MOVE_SECONDS.observe(time.perf_counter() - started)
         self._after_change()
         return events
 
+    async def _commit(self, command: Command, by: str | None) -> tuple[list[Event], bool]:
+        """Decides, saves, adopts and publishes one command (under the lock)."""
+        try:
+            try:
+                record, events, move, undone = self._decide(command, by)
+                await self._save(record, move, undone)
+            except (Refused, StaleVersionError):
+                if not self._shared:
+                    raise
+                # Our copy may be behind another process's writes (so the refusal, or the
+                # failed version check, may be ours alone): catch up, then decide again.
+                await self.refresh()
+                record, events, move, undone = self._decide(command, by)
+                await self._save(record, move, undone)
+        except StaleVersionError:
+            # Another process wrote first: catch up from the database and refuse.
+            await self._reload()
+            raise Refused(
+                409, "the table changed meanwhile; here it is", table=self.view()
+            ) from None
+        except StorageUnavailableError:
+            # The transaction rolled back (or never began): nothing changed, say so plainly.
+            metrics.STORAGE_UNAVAILABLE.inc()
+            raise Refused(
+                503, "the database is unreachable right now; nothing changed, try again"
+            ) from None
+        self._adopt(record)
+        await self._publish()
+        return events, move is not None
+
     def _decide(
         self, command: Command, by: str | None
-    ) -> tuple[TableRecord, list[Event], MoveRecord | None]:
+    ) -> tuple[TableRecord, list[Event], MoveRecord | None, TakenBack | None]:
         record = self.record
         version = record.version + 1
         now = self._clock()
         if isinstance(command, TakeSeat):
-            for mark in MARKS:
-                if not seat(record, mark).taken:
-                    record = _with_seat(
-                        record, mark, SeatRecord(command.token_hash, command.client_hash)
-                    )
-                    record = dataclasses.replace(record, version=version, updated_at=now)
-                    return record, [Event("seat-taken", version, mark=mark)], None
-            raise Refused(409, "both seats are taken; you can watch")
+            record = self._seated(record, command)
+            record = Clock(record, now).started()
+            record = dataclasses.replace(record, version=version, updated_at=now)
+            mark = self.mark_in(record, command.token_hash)
+            return record, [Event("seat-taken", version, mark=mark)], None, None
+        if isinstance(command, TimeOut):
+            flagged = self.clock.flagged()
+            if flagged is None or record.result is not None:
+                raise Refused(409, "no clock has run out")
+            record = Clock(record, now).stopped()
+            record = finish(record, other(flagged), "time")
+            record = dataclasses.replace(record, version=version, updated_at=now)
+            event = Event("game-over", version, result=other(flagged), ended_by="time")
+            return record, [event], None, None
 
         mark = self._player_mark(by)
         if isinstance(command, PlayMove):
@@ -372,7 +453,8 @@ class Table:
                     table=self.view(),
                 )
             if record.result is not None:
-                raise Refused(422, "the game is over", reason="game-over")
+                ran_out = " on time" if record.ended_by == "time" else ""
+                raise Refused(422, f"the game is over{ran_out}", reason="game-over")
             if self.game.turn != mark:
                 raise Refused(403, f"it is {self.game.turn.upper()}'s turn, not yours")
             try:
@@ -381,25 +463,32 @@ class Table:
                 raise Refused(422, str(error), reason=error.reason) from None
             ply = len(record.moves) + 1
             record = dataclasses.replace(
-                record, moves=(*record.moves, command.move), version=version, updated_at=now
+                Clock(record, now).after_move(mark),
+                moves=(*record.moves, command.move),
+                version=version,
+                updated_at=now,
+                # A takeback request lapses once another move is played.
+                takeback_by=None,
             )
             events = [Event("moved", version, mark=mark, move=command.move)]
             if game.result is not None:
+                record = Clock(record, now).stopped()
                 record = finish(record, game.result, "draw" if game.result == "draw" else "line")
                 events.append(
                     Event("game-over", version, result=record.result, ended_by=record.ended_by)
                 )
             move = MoveRecord(record.id, record.game_number, ply, command.move, now)
-            return record, events, move
+            return record, events, move, None
         if isinstance(command, Resign):
             self._require_game_in_progress()
             if not seat(record, other(mark)).taken:
                 raise Refused(409, "nobody has taken the other seat yet")
-            record = finish(record, other(mark), "resign")
+            record = finish(Clock(record, now).stopped(), other(mark), "resign")
             record = dataclasses.replace(record, version=version, updated_at=now)
             return (
                 record,
                 [Event("game-over", version, result=other(mark), ended_by="resign")],
+                None,
                 None,
             )
         if isinstance(command, ClaimWin):
@@ -413,9 +502,14 @@ class Table:
                 raise Refused(
                     403, f"your opponent may come back: you can claim in {claim[1] - now:.0f} s"
                 )
-            record = finish(record, mark, "abandon")
+            record = finish(Clock(record, now).stopped(), mark, "abandon")
             record = dataclasses.replace(record, version=version, updated_at=now)
-            return record, [Event("game-over", version, result=mark, ended_by="abandon")], None
+            return (
+                record,
+                [Event("game-over", version, result=mark, ended_by="abandon")],
+                None,
+                None,
+            )
         if isinstance(command, AskRematch):
             if record.result is None:
                 raise Refused(409, "a rematch can be asked for once the game is over")
@@ -433,8 +527,61 @@ class Table:
             if both:
                 record = start_rematch(record)
                 events.append(Event("game-started", version))
-            return record, events, None
+            return record, events, None, None
+        if isinstance(command, AskTakeback):
+            if not record.takebacks:
+                raise Refused(
+                    403, "takebacks are not allowed at this table", reason="takebacks-off"
+                )
+            self._require_game_in_progress()
+            if plies_to_undo(record, mark) == 0:
+                raise Refused(409, "you have no move to take back", reason="nothing-to-take-back")
+            if record.takeback_by is not None:
+                raise Refused(409, "a takeback is already asked for", reason="takeback-pending")
+            if seat(record, other(mark)).computer:
+                record, undone = taken_back(record, mark, now)
+                record = dataclasses.replace(record, version=version, updated_at=now)
+                return record, [Event("taken-back", version, mark=mark)], None, undone
+            record = dataclasses.replace(record, takeback_by=mark, version=version, updated_at=now)
+            return record, [Event("takeback-asked", version, mark=mark)], None, None
+        if isinstance(command, AnswerTakeback):
+            asker = record.takeback_by
+            if asker is None or asker == mark or record.result is not None:
+                raise Refused(409, "your opponent has not asked for a takeback")
+            if not command.accept:
+                record = dataclasses.replace(
+                    record, takeback_by=None, version=version, updated_at=now
+                )
+                return record, [Event("takeback-declined", version, mark=mark)], None, None
+            record, undone = taken_back(record, other(mark), now)
+            record = dataclasses.replace(record, version=version, updated_at=now)
+            return record, [Event("taken-back", version, mark=other(mark))], None, undone
         raise TypeError(f"unknown command {command!r}")
+
+    def _seated(self, record: TableRecord, command: TakeSeat) -> TableRecord:
+        """The record with the newcomer seated: in a free seat, or (teams) in a side."""
+        newcomer = SeatRecord(command.token_hash, command.client_hash)
+        free = [mark for mark in MARKS if not seat(record, mark).taken]
+        if command.side is not None and command.side in free:
+            return _with_seat(record, command.side, newcomer)
+        if free and command.side is None:
+            return _with_seat(record, free[0], newcomer)
+        if not record.teams or record.opponent == "computer":
+            raise Refused(409, "both seats are taken; you can watch")
+        fewer: Mark = min(MARKS, key=lambda mark: len(members(record, mark)))
+        side: Mark = command.side if command.side is not None else fewer
+        if not seat(record, side).taken:
+            return _with_seat(record, side, newcomer)
+        if side == "x":
+            return dataclasses.replace(record, x_mates=(*record.x_mates, newcomer))
+        return dataclasses.replace(record, o_mates=(*record.o_mates, newcomer))
+
+    @staticmethod
+    def mark_in(record: TableRecord, token_hash: str) -> Mark:
+        for mark in MARKS:
+            if any(holder.token_hash == token_hash for holder in members(record, mark)):
+                return mark
+        raise LookupError(token_hash)
 
     def _player_mark(self, by: str | None) -> Mark:
         if by is None:
@@ -460,11 +607,13 @@ class Table:
             self._turn_since = self._clock()
         self._envelope = None
 
-    async def _save(self, record: TableRecord, move: MoveRecord | None) -> None:
+    async def _save(
+        self, record: TableRecord, move: MoveRecord | None, undone: TakenBack | None = None
+    ) -> None:
         """Commits `record` over the version this process holds; the database refuses it
         (`StaleVersionError`) if that is not the latest. In scale-out, learns meanwhile who is
         connected through other processes, for the frame about to be published."""
-        save = self._storage.save(record, self.record.version, move)
+        save = self._storage.save(record, self.record.version, move, undone)
         if self._presence is None:
             await save
         else:
@@ -546,6 +695,52 @@ class Table:
     def _after_change(self) -> None:
         self._schedule_claim_frame()
         self.schedule_computer_move()
+        self.watch_clock()
+
+    # -- the clock --
+
+    def watch_clock(self) -> None:
+        """Ends the game when the running clock runs out: a timer in this process (reads and
+        commands check too, so a restart or another process ends it just as well)."""
+        if self._flag_timer is not None:
+            self._flag_timer.cancel()
+            self._flag_timer = None
+        left = self.clock.runs_out_in()
+        if left is None:
+            return
+        loop = asyncio.get_running_loop()
+        self._flag_timer = loop.call_later(left + 0.01, self._flag_fell)
+
+    def _flag_fell(self) -> None:
+        self._flag_timer = None
+        task = asyncio.ensure_future(self.check_clock())
+        task.add_done_callback(_log_failure)
+
+    async def check_clock(self) -> None:
+        """Ends the game if the side to move has run out of time (and nobody ended it yet)."""
+        if self.clock.flagged() is None:
+            return
+        with contextlib.suppress(Refused):
+            await self.apply(TimeOut(), COMPUTER)
+
+    # -- quick reactions --
+
+    async def react(self, reaction: str, by: str | None) -> None:
+        """Shows a player's quick reaction to everyone at the table (not stored)."""
+        mark = self._player_mark(by)
+        if reaction not in REACTIONS:
+            raise Refused(422, f"reactions are one of {', '.join(REACTIONS)}", reason="reaction")
+        assert by is not None
+        wait = self._reactions.take(by)
+        if wait > 0:
+            raise Refused(429, f"one reaction at a time: wait {wait:.0f} s", reason="rate-limited")
+        await self._say({"type": "reaction", "reaction": reaction, "side": mark})
+
+    async def _say(self, message: dict[str, Any]) -> None:
+        """Publishes a message that is not the table (e.g. a reaction). It carries
+        the table's version, so relays pass it on like a frame of that version."""
+        frame = _dumps({**message, "version": self.record.version})
+        await self._pubsub.publish(channel_of(self.id), encode_envelope(frame, None, None, None))
 
     def _schedule_claim_frame(self) -> None:
         """Publishes a fresh frame when the claim becomes possible, so the button shows on time."""
@@ -591,6 +786,8 @@ class Table:
             await asyncio.shield(self._computer_task)
 
     def close(self) -> None:
+        if self._flag_timer is not None:
+            self._flag_timer.cancel()
         if self._claim_timer is not None:
             self._claim_timer.cancel()
         if self._computer_task is not None:

@@ -9,7 +9,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from tictactoe import Game, new_game
+from tictactoe import new_game
+from tictactoe.server.clock import Clock
 from tictactoe.server.computer import DEFAULT_LEVEL, ComputerPlayer
 from tictactoe.server.identity import hash_secret, looks_like_secret, new_secret, new_table_id
 from tictactoe.server.presence import SharedPresence
@@ -31,7 +32,20 @@ class TableOptions:
     first: str = "me"  # me | friend | random: who gets X, which always moves first
     opponent: str = "friend"  # friend | computer
     level: str | None = None  # the computer's level
-    position: str | None = None  # a position code the games start from (None: the usual start)
+    teams: bool = False  # several people per side; any member of the side to move may move
+    takebacks: bool = False  # a player may ask to undo their last move
+    private: bool = False  # only the players see the table
+    clock_minutes: float | None = None  # each side's time (None: no clock)
+    clock_increment: float = 0.0  # seconds added after each move
+
+    def check(self) -> None:
+        """Raises `Refused` (422) for settings that do not go together."""
+        if self.teams and self.opponent == "computer":
+            raise Refused(422, "teams play each other: choose a friend as the opponent")
+        if self.clock_minutes is not None and not 0 < self.clock_minutes <= 180:
+            raise Refused(422, "the clock's minutes are more than 0 and at most 180")
+        if not 0 <= self.clock_increment <= 60:
+            raise Refused(422, "the clock's increment is 0 to 60 seconds")
 
 
 class Tables:
@@ -78,6 +92,7 @@ class Tables:
         self, options: TableOptions, client_hash: str | None
     ) -> tuple[Table, Mark, str]:
         """A new table with the creator seated; returns it, the creator's mark and seat token."""
+        options.check()
         try:
             game = new_game(options.variant, size=options.size, line=options.line)
         except ValueError as error:
@@ -89,17 +104,6 @@ class Tables:
             (None, 3),
         }:
             raise Refused(422, "ultimate is played on its 9×9 grid with 3 in a row")
-        start_position = None
-        if options.position is not None:
-            # "Play on from here": the rules library checks that a legal game reaches the code.
-            line = options.line if options.variant == "standard" else None
-            try:
-                game = Game.from_position(options.variant, options.position, line=line)
-            except ValueError as error:
-                raise Refused(422, str(error), reason="invalid-position") from None
-            if game.is_over:
-                raise Refused(422, "that position is the end of a game", reason="game-over")
-            start_position = game.position()
         if options.first == "random":
             creator: Mark = secrets.choice(("x", "o"))
         else:
@@ -108,6 +112,7 @@ class Tables:
         mine = SeatRecord(hash_secret(token), client_hash)
         theirs = SeatRecord(computer=True) if options.opponent == "computer" else SeatRecord()
         now = self._clock()
+        clock = None if options.clock_minutes is None else options.clock_minutes * 60
         record = TableRecord(
             id=new_table_id(),
             variant=options.variant,
@@ -128,12 +133,21 @@ class Tables:
             rematch_x=False,
             rematch_o=False,
             created_at=now,
-            start_position=start_position,
             updated_at=now,
+            teams=options.teams,
+            takebacks=options.takebacks,
+            private=options.private,
+            clock_seconds=clock,
+            clock_increment=options.clock_increment if clock is not None else 0.0,
+            x_time=clock,
+            o_time=clock,
         )
+        # Against the computer both sides are seated at once: the clock starts now.
+        record = Clock(record, now).started()
         await self.storage.create(record)
         table = self._open_table(record)
         table.schedule_computer_move()
+        table.watch_clock()
         return table, creator, token
 
     async def get(self, table_id: str) -> Table | None:
@@ -144,6 +158,8 @@ class Tables:
             self._open[table_id] = self._open.pop(table_id)
             if self.shared:
                 await table.refresh()
+            # Every read checks the clock: a game whose time ran out ends before it is shown.
+            await table.check_clock()
             return table
         if not looks_like_secret(table_id):
             return None
@@ -156,6 +172,8 @@ class Tables:
                 table = self._open_table(record)
                 # A game against the computer resumes where it stopped (e.g. after a restart).
                 table.schedule_computer_move()
+                table.watch_clock()
+        await table.check_clock()
         return table
 
     def _open_table(self, record: TableRecord) -> Table:

@@ -47,6 +47,14 @@ def table_json(table: Table, base_url: str) -> dict[str, Any]:
         away = table.away_since(mark)
         if away is not None:
             entry["disconnected_since"] = away
+        if record.teams:
+            # In joining order; who is who stays private (the page knows its own place).
+            mates = record.x_mates if mark == "x" else record.o_mates
+            side = [holder, *mates] if holder.taken else list(mates)
+            entry["members"] = [
+                {"connected": member.computer or table.person_connected(member.token_hash)}
+                for member in side
+            ]
         seats[mark] = entry
     return {
         "id": record.id,
@@ -58,7 +66,6 @@ def table_json(table: Table, base_url: str) -> dict[str, Any]:
         "level": record.level,
         "game": record.game_number,
         "record": game.record,
-        "start_position": record.start_position,
         "moves": list(game.moves),
         "last_move": game.last_move,
         "position": game.position(),
@@ -78,6 +85,11 @@ def table_json(table: Table, base_url: str) -> dict[str, Any]:
         "seats": seats,
         "rematch": {"x": record.rematch_x, "o": record.rematch_o},
         "score": {"x": record.score_x, "o": record.score_o, "draws": record.draws},
+        "teams": record.teams,
+        "takebacks": record.takebacks,
+        "takeback_asked_by": record.takeback_by,
+        "private": record.private,
+        "clock": table.clock.json(),
     }
 
 

@@ -2,9 +2,11 @@
 
 server → client: `{"type": "table", "table": {...}}` at once and after every change;
 `{"type": "error", "status", "reason"?, "message"}` for a refused message; `{"type": "pong"}`.
-client → server: `move` (`move`, `version`?), `resign`, `rematch`, `claim`, `sync` (`version`),
-`auth` (`token`), `ping`. A player is known by `?token=`, an `auth` message, or the browser's
-`ttt_client` cookie; anyone else watches.
+client → server: `move` (`move`, `version`?), `resign`, `rematch`, `claim`, `takeback`,
+`accept-takeback`, `decline-takeback`, `react` (`reaction`), `sync` (`version`), `auth` (`token`),
+`ping`. Players' quick reactions reach everyone as `{"type": "reaction", "reaction", "side"}`.
+A player is known by `?token=`, an `auth` message, or the browser's `ttt_client` cookie; anyone
+else watches, unless the table is private (then: an error frame with status 409, and close).
 """
 
 from __future__ import annotations
@@ -18,7 +20,16 @@ from starlette.websockets import WebSocketDisconnect
 from tictactoe.server.connections import Connection, Hub
 from tictactoe.server.identity import client_hash, hash_secret, tables_of
 from tictactoe.server.storage import StorageUnavailableError
-from tictactoe.server.table import AskRematch, ClaimWin, PlayMove, Refused, Resign, Table
+from tictactoe.server.table import (
+    AnswerTakeback,
+    AskRematch,
+    AskTakeback,
+    ClaimWin,
+    PlayMove,
+    Refused,
+    Resign,
+    Table,
+)
 
 router = APIRouter()
 
@@ -71,6 +82,15 @@ class TableSocket:
             await self.table.apply(AskRematch(), person)
         elif kind == "claim":
             await self.table.apply(ClaimWin(), person)
+        elif kind == "takeback":
+            await self.table.apply(AskTakeback(), person)
+        elif kind in ("accept-takeback", "decline-takeback"):
+            await self.table.apply(AnswerTakeback(accept=kind == "accept-takeback"), person)
+        elif kind == "react":
+            reaction = message.get("reaction")
+            if not isinstance(reaction, str):
+                raise Refused(400, 'a react message needs "reaction", e.g. "good-move"')
+            await self.table.react(reaction, person)
         elif kind == "sync":
             # Every frame is the full table, so catching up is one frame whatever was missed.
             if self.table.shared:
@@ -125,6 +145,12 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         connection.send(error_frame(401, "that seat token is not valid at this table; watching"))
     elif person is not None:
         connection.person = person
+    if not table.may_watch(connection.person):
+        await websocket.send_text(
+            error_frame(409, "this table is private: only its players can see it", "private")
+        )
+        await websocket.close(code=4409)
+        return
     connection.send(table.frame_for(connection.person))
     await hub.join(table.id, connection)
     await table.connect(connection.person)

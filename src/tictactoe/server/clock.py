@@ -1,0 +1,125 @@
+"""A table's clock, decided on the server: each side's time and the increment per move.
+
+Only what cannot be recomputed is stored: the seconds each side had left when its clock last
+started or stopped (`x_time`, `o_time`) and when the running clock started (`clock_since`). The
+time left is computed on every read from those and the wall clock, so a restarted process, or
+another one, reads the same clock. The clock runs once both sides are seated, for the side to
+move, and stops when the game ends.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Literal
+
+from tictactoe.server.storage import TableRecord
+
+Mark = Literal["x", "o"]
+
+
+def side_to_move(record: TableRecord) -> Mark:
+    """Who is to move: X first (unless the table starts from a position), then in turn.
+
+    >>> from tictactoe.server.storage import SeatRecord
+    >>> record = TableRecord("t", "standard", 3, 3, "friend", None, 1, ("b2",), None, None, 2,
+    ...     SeatRecord(), SeatRecord(), 0, 0, 0, False, False, 0.0, 0.0)
+    >>> side_to_move(record)
+    'o'
+    """
+    # A table may start from a position code (the analysis board's "play on"): its side to move.
+    start: str | None = getattr(record, "start_position", None)
+    first = start.split()[1] if start else "x"
+    if len(record.moves) % 2 == 0:
+        return "x" if first == "x" else "o"
+    return "o" if first == "x" else "x"
+
+
+class Clock:
+    """The clock of one table record at one moment: what it shows, and the record after a change."""
+
+    def __init__(self, record: TableRecord, now: float) -> None:
+        self.record = record
+        self.now = now
+
+    @property
+    def on(self) -> bool:
+        return self.record.clock_seconds is not None
+
+    @property
+    def running(self) -> Mark | None:
+        """The side whose clock is running, if any."""
+        if not self.on or self.record.clock_since is None or self.record.result is not None:
+            return None
+        return side_to_move(self.record)
+
+    def stored(self, mark: Mark) -> float:
+        record = self.record
+        left = record.x_time if mark == "x" else record.o_time
+        return left if left is not None else (record.clock_seconds or 0.0)
+
+    def left(self, mark: Mark) -> float:
+        """The seconds `mark` has left now (never below zero)."""
+        left = self.stored(mark)
+        if self.running == mark and self.record.clock_since is not None:
+            left -= self.now - self.record.clock_since
+        return max(0.0, left)
+
+    def flagged(self) -> Mark | None:
+        """The side whose time has run out on its turn (the game should end), if any."""
+        running = self.running
+        return running if running is not None and self.left(running) <= 0 else None
+
+    def runs_out_in(self) -> float | None:
+        """Seconds until the running side's time is up (None: no clock running)."""
+        running = self.running
+        return None if running is None else self.left(running)
+
+    def started(self) -> TableRecord:
+        """The record with the clock running for the side to move, if both sides are seated."""
+        record = self.record
+        if not self.on or record.clock_since is not None or record.result is not None:
+            return record
+        if not (record.x.taken and record.o.taken):
+            return record
+        return dataclasses.replace(record, clock_since=self.now)
+
+    def after_move(self, mover: Mark) -> TableRecord:
+        """The record (from before the move) with the mover's time used this turn charged, their
+        increment added, and the clock restarted now (for the opponent, once the move is in)."""
+        if not self.on or self.record.clock_since is None:
+            return self.record
+        left = self.left(mover) + self.record.clock_increment
+        changes: dict[str, Any] = {f"{mover}_time": left, "clock_since": self.now}
+        return dataclasses.replace(self.record, **changes)
+
+    def stopped(self) -> TableRecord:
+        """The record with the running clock's time left written down and the clock stopped."""
+        running = self.running
+        if running is None:
+            return self.record
+        changes: dict[str, Any] = {f"{running}_time": self.left(running), "clock_since": None}
+        return dataclasses.replace(self.record, **changes)
+
+    def reset(self) -> TableRecord:
+        """A new game: both sides get their full time, running once both are seated."""
+        if not self.on:
+            return self.record
+        fresh = dataclasses.replace(
+            self.record,
+            x_time=self.record.clock_seconds,
+            o_time=self.record.clock_seconds,
+            clock_since=None,
+        )
+        return Clock(fresh, self.now).started()
+
+    def json(self) -> dict[str, Any] | None:
+        """The clock as the table JSON shows it (None: no clock)."""
+        if not self.on:
+            return None
+        return {
+            "seconds": self.record.clock_seconds,
+            "increment": self.record.clock_increment,
+            "x": round(self.left("x"), 3),
+            "o": round(self.left("o"), 3),
+            "running": self.running,
+        }
