@@ -49,6 +49,12 @@ class CreateTable(BaseModel):
     level: Literal["easy", "medium", "hard", "max"] | None = Field(
         None, description="the computer's level (default medium)"
     )
+    position: str | None = Field(
+        None,
+        max_length=200,
+        description="a position code to start from (e.g. from the analysis board); 422 with "
+        "the reason if no legal game reaches it",
+    )
     teams: bool = Field(
         False, description="two teams of players: several people per side (not with the computer)"
     )
@@ -136,7 +142,10 @@ class TableView(BaseModel):
     opponent: Literal["friend", "computer"]
     level: str | None
     game: int = Field(description="the game number at this table, 1 and up after rematches")
-    record: str
+    record: str = Field(description="the moves of this game (from `start_position`, if set)")
+    start_position: str | None = Field(
+        None, description="the position code the table's games start from (null: the usual start)"
+    )
     moves: list[str]
     last_move: str | None
     position: str
@@ -258,6 +267,7 @@ async def create_table(body: CreateTable, request: Request) -> CreatedTable:
         first=body.first,
         opponent=body.opponent,
         level=body.level,
+        position=body.position,
         teams=body.teams,
         takebacks=body.takebacks,
         private=body.private,

@@ -160,10 +160,15 @@ class Event:
 
 
 def build_game(record: TableRecord) -> Game:
-    """The rules' game for the record's current moves."""
+    """The rules' game for the record's current moves (from its start position, if any)."""
     size = record.size if record.variant == "standard" else None
     line = record.line if record.variant == "standard" else None
-    return Game.from_record(record.variant, " ".join(record.moves), size=size, line=line)
+    if record.start_position is None:
+        return Game.from_record(record.variant, " ".join(record.moves), size=size, line=line)
+    game = Game.from_position(record.variant, record.start_position, line=line)
+    for move in record.moves:
+        game = game.play(move)
+    return game
 
 
 def seat(record: TableRecord, mark: Mark) -> SeatRecord:

@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from tictactoe import new_game
+from tictactoe import Game, new_game
 from tictactoe.server.clock import Clock
 from tictactoe.server.computer import DEFAULT_LEVEL, ComputerPlayer
 from tictactoe.server.identity import hash_secret, looks_like_secret, new_secret, new_table_id
@@ -32,6 +32,7 @@ class TableOptions:
     first: str = "me"  # me | friend | random: who gets X, which always moves first
     opponent: str = "friend"  # friend | computer
     level: str | None = None  # the computer's level
+    position: str | None = None  # a position code the games start from (None: the usual start)
     teams: bool = False  # several people per side; any member of the side to move may move
     takebacks: bool = False  # a player may ask to undo their last move
     private: bool = False  # only the players see the table
@@ -104,6 +105,17 @@ class Tables:
             (None, 3),
         }:
             raise Refused(422, "ultimate is played on its 9×9 grid with 3 in a row")
+        start_position = None
+        if options.position is not None:
+            # "Play on from here": the rules library checks that a legal game reaches the code.
+            line = options.line if options.variant == "standard" else None
+            try:
+                game = Game.from_position(options.variant, options.position, line=line)
+            except ValueError as error:
+                raise Refused(422, str(error), reason="invalid-position") from None
+            if game.is_over:
+                raise Refused(422, "that position is the end of a game", reason="game-over")
+            start_position = game.position()
         if options.first == "random":
             creator: Mark = secrets.choice(("x", "o"))
         else:
@@ -133,6 +145,7 @@ class Tables:
             rematch_x=False,
             rematch_o=False,
             created_at=now,
+            start_position=start_position,
             updated_at=now,
             teams=options.teams,
             takebacks=options.takebacks,

@@ -66,6 +66,7 @@ def table_json(table: Table, base_url: str) -> dict[str, Any]:
         "level": record.level,
         "game": record.game_number,
         "record": game.record,
+        "start_position": record.start_position,
         "moves": list(game.moves),
         "last_move": game.last_move,
         "position": game.position(),
