@@ -276,7 +276,7 @@ def _pick_best(scores: dict[int, int], size: int, line: int, rng: random.Random)
 
 def _beginner_standard_move(game: Game, rng: random.Random) -> int:
     """Takes a win it sees most of the time, blocks a threat it notices half the time, else a
-    random cell."""
+    random cell, drawn to the cells on many lines (the centre, the corners) as people are."""
     size, line = game.size, game.line
     lines, _ = sk.tables(size, line)
     x, o = standard_masks(game)
@@ -287,4 +287,5 @@ def _beginner_standard_move(game: Game, rng: random.Random) -> int:
         return rng.choice([c for c in empty if mine >> c & 1])
     if theirs and rng.random() < 0.5:
         return rng.choice([c for c in empty if theirs >> c & 1])
-    return rng.choice(empty)
+    weights = [sum(1 for m in lines if int(m) >> c & 1) for c in empty]
+    return rng.choices(empty, weights=weights)[0]
