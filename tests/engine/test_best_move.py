@@ -198,3 +198,22 @@ def test_searches_in_several_threads_at_once_all_answer_legally() -> None:
     with ThreadPoolExecutor(max_workers=3) as pool:
         moves = list(pool.map(lambda g: best_move(g, "max", think_ms=30), games * 2))
     assert all(move in game.legal_moves() for move, game in zip(moves, games * 2, strict=True))
+
+
+def test_standard_searches_in_threads_at_once_keep_their_own_rules() -> None:
+    # 4×4 with 3 in a row is a win for X, with 4 in a row a draw: the same marks, other values.
+    shapes = [(4, 3), (4, 4)] * 3
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        moves = list(
+            pool.map(
+                lambda shape: best_move(
+                    tictactoe.new_game("standard", size=shape[0], line=shape[1]), "max", 50
+                ),
+                shapes,
+            )
+        )
+    empty_4x4 = tictactoe.new_game("standard", size=4).legal_moves()
+    assert all(move in empty_4x4 for move in moves)
+    # And the 4×4 three-in-a-row win still holds in a thread of its own afterwards.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pool.submit(always_wins, tictactoe.new_game("standard", size=4, line=3), {}).result()

@@ -176,7 +176,14 @@ class _Table:
         return self.key, self.value, self.depth, self.flag, self.move
 
 
-_tables: dict[int, _Table] = {}
+# One table per board shape (the same marks mean different things with another line length) and
+# per thread (a search clears and fills its table between kernel calls, where threads interleave).
+_tables = threading.local()
+
+
+def _table_for(size: int, line: int) -> _Table:
+    tables: dict[tuple[int, int], _Table] = _tables.__dict__.setdefault("by_shape", {})
+    return tables.setdefault((size, line), _Table())
 
 
 class StandardSearch:
@@ -189,7 +196,7 @@ class StandardSearch:
         self.me, self.other = (x, o) if game.turn == "x" else (o, x)
         self.full = (1 << self.size * self.size) - 1
         self.empties = self.size * self.size - bin(x | o).count("1")
-        self.table = _tables.setdefault(self.size, _Table())
+        self.table = _table_for(self.size, self.line)
         self.table.key.fill(-1)
         self.nodes = 0
 
