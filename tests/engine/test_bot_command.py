@@ -17,6 +17,7 @@ from tictactoe.engine.bot_command import protocol_turn, split_table_url
 
 MEMORY = ["--database", "memory://"]
 ENGINE = [sys.executable, "-m", "tictactoe.cli", "engine", "--think-ms", "10"]
+BOT = [sys.executable, "-m", "tictactoe.cli", "bot"]
 
 
 def free_port() -> int:
@@ -47,27 +48,42 @@ def site() -> Iterator[str]:
         server.wait(timeout=10)
 
 
-def test_the_bot_plays_a_whole_game_at_a_table(site: str) -> None:
+def test_the_bot_plays_two_games_at_a_table_with_a_rematch_between(site: str) -> None:
     created = httpx.post(
         f"{site}/api/tables", json={"variant": "ultimate", "first": "me", "opponent": "friend"}
     ).json()
     assert created["seat"] == "x"
     headers = {"Authorization": f"Bearer {created['token']}"}
     bot = subprocess.Popen(
-        [sys.executable, "-m", "tictactoe.cli", "bot", created["url"], "--", *ENGINE],
+        [
+            sys.executable,
+            "-m",
+            "tictactoe.cli",
+            "bot",
+            created["url"],
+            "--games",
+            "2",
+            "--",
+            *ENGINE,
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
     rng = random.Random(4)
     table_url = f"{site}/api/tables/{created['id']}"
+    mine, game_number = "x", 1  # the person's mark; a rematch swaps it
     try:
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
+        deadline = time.monotonic() + 180
+        while time.monotonic() < deadline and bot.poll() is None:
             table = httpx.get(table_url).json()
+            if table["game"] != game_number:
+                game_number, mine = table["game"], ("o" if mine == "x" else "x")
             if table["result"] is not None:
-                break
-            if table["turn"] == "x" and table["seats"]["o"]["taken"]:
+                if game_number == 1 and not table["rematch"][mine]:
+                    httpx.post(f"{table_url}/rematch", headers=headers)
+                time.sleep(0.05)
+            elif table["turn"] == mine and table["seats"]["o"]["taken"]:
                 move = rng.choice(table["legal_moves"])
                 answer = httpx.post(
                     f"{table_url}/moves",
@@ -83,9 +99,9 @@ def test_the_bot_plays_a_whole_game_at_a_table(site: str) -> None:
             bot.kill()
             bot.wait()
     assert bot.returncode == 0, err
-    assert table["result"] == "o"  # random moves lose to the engine
-    assert out.strip() == "win"
-    assert len(table["moves"]) >= 15
+    # Random moves lose to the engine, first as O (the person sat as X) and then as X.
+    assert out.split() == ["win", "win"]
+    assert "game 1: win as o" in err and "game 2: win as x" in err
 
 
 def test_a_table_link_names_the_site_and_the_table() -> None:

@@ -27,8 +27,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "command",
         nargs=argparse.REMAINDER,
-        help="after --: the bot program and its arguments, e.g. -- tictactoe engine",
+        help="after --: the bot program and its arguments, e.g. -- tictactoe engine --think-ms 90",
     )
+
+
+def split_command(args: argparse.Namespace) -> tuple[int, list[str]]:
+    """The number of games and the bot's command line. Options given after the table link (and
+    before `--`) land in the remainder with the command, so they are read here.
+
+    >>> parser = argparse.ArgumentParser()
+    >>> add_arguments(parser)
+    >>> split_command(parser.parse_args(["http://h/t/a", "--games", "2", "--", "bot", "-v"]))
+    (2, ['bot', '-v'])
+    >>> split_command(parser.parse_args(["--games", "3", "http://h/t/a", "--", "bot"]))
+    (3, ['bot'])
+    """
+    rest = list(args.command)
+    if "--" not in rest:
+        return args.games, rest
+    cut = rest.index("--")
+    options = argparse.ArgumentParser(prog="tictactoe bot", add_help=False)
+    options.add_argument("--games", type=int, default=args.games)
+    return options.parse_args(rest[:cut]).games, rest[cut + 1 :]
 
 
 def split_table_url(url: str) -> tuple[str, str]:
@@ -193,13 +213,13 @@ async def play_at_table(url: str, command: list[str], games: int) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     import asyncio
 
-    command = args.command[1:] if args.command[:1] == ["--"] else args.command
+    games, command = split_command(args)
     if not command:
         raise SystemExit("tictactoe bot: give the bot's command after --, e.g. -- tictactoe engine")
     try:
         split_table_url(args.table_url)
     except ValueError as error:
         raise SystemExit(f"tictactoe bot: {error}") from None
-    results = asyncio.run(play_at_table(args.table_url, command, args.games))
+    results = asyncio.run(play_at_table(args.table_url, command, games))
     print(" ".join(results))
     return 0
