@@ -12,7 +12,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 NewContext = Callable[..., BrowserContext]
 AXE = Path(__file__).parent / "node_modules" / "axe-core" / "axe.min.js"
 LANGUAGES = ["en", "el", "fi", "sv", "cs"]
-PAGES = ["/", "/games/standard", "/games/ultimate"]
+PAGES = ["/", "/games/standard", "/games/ultimate", "/analysis", "/my-games"]
 
 
 def serious_violations(page: Page) -> list[str]:
@@ -50,18 +50,41 @@ def a_table_mid_game(new_context: NewContext) -> str:
     return str(table["url"])
 
 
+def a_finished_game_review(new_context: NewContext) -> str:
+    """The review page of a 3×3 game X won in five moves."""
+    host, guest = new_context().request, new_context().request
+    table = host.post("/api/tables", data={"variant": "standard", "first": "me"}).json()
+    tokens = {
+        "x": table["token"],
+        "o": guest.post(f"/api/tables/{table['id']}/seats").json()["token"],
+    }
+    for ply, move in enumerate("a1 a2 b1 b2 c1".split()):
+        response = host.post(
+            f"/api/tables/{table['id']}/moves",
+            data={"move": move},
+            headers={"Authorization": f"Bearer {tokens['xo'[ply % 2]]}"},
+        )
+        assert response.ok, response.text()
+    return f"/t/{table['id']}/games/1"
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_no_serious_accessibility_violations_on_any_page(
     new_context: NewContext, language: str
 ) -> None:
     table_url = a_table_mid_game(new_context)
+    review = a_finished_game_review(new_context)
     for scheme in ("light", "dark"):
         # Injecting axe-core is an inline script, which the site's CSP rightly refuses.
         page = new_context(color_scheme=scheme, bypass_csp=True).new_page()
-        for path in [*PAGES, table_url]:
+        for path in [*PAGES, table_url, review, review.rsplit("/", 1)[0]]:
             separator = "&" if "?" in path else "?"
             page.goto(f"{path}{separator}lang={language}")
             expect(page.locator("html")).to_have_attribute("lang", language)
             if path == table_url:
                 expect(page.locator("[data-board] button[data-move]")).to_have_count(81)
+            if path == review:  # checked with its chart drawn
+                expect(page.locator("[data-review-page]")).to_have_attribute(
+                    "data-analysis", "ready", timeout=30_000
+                )
             assert serious_violations(page) == [], f"{path} in {language}, {scheme}"

@@ -7,6 +7,7 @@ import json
 import re
 import urllib.request
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from babel.messages.pofile import read_po
@@ -58,6 +59,27 @@ def new_table(base_url: str, variant: str) -> str:
         return str(json.load(response)["url"])
 
 
+def post(base_url: str, path: str, body: dict[str, object], token: str | None = None) -> Any:
+    headers = {"Content-Type": "application/json"}
+    if token is not None:
+        headers["Authorization"] = f"Bearer {token}"
+    request = urllib.request.Request(
+        base_url + path, data=json.dumps(body).encode(), headers=headers, method="POST"
+    )
+    with urllib.request.urlopen(request) as response:
+        return json.load(response)
+
+
+def a_finished_game_review(base_url: str) -> str:
+    """The review page of a 3×3 game X won in five moves."""
+    created = post(base_url, "/api/tables", {"variant": "standard", "first": "me"})
+    guest = post(base_url, f"/api/tables/{created['id']}/seats", {})
+    tokens = {"x": created["token"], "o": guest["token"]}
+    for ply, move in enumerate("a1 a2 b1 b2 c1".split()):
+        post(base_url, f"/api/tables/{created['id']}/moves", {"move": move}, tokens["xo"[ply % 2]])
+    return f"/t/{created['id']}/games/1"
+
+
 @pytest.mark.parametrize("language", TRANSLATED)
 def test_every_page_is_wholly_in_the_chosen_language(
     new_context: NewContext, base_url: str, language: str
@@ -66,10 +88,14 @@ def test_every_page_is_wholly_in_the_chosen_language(
     page = new_context().new_page()
     fragments = english_fragments(language)
     table = new_table(base_url, "ultimate")
-    for path in ("/", table, "/games/standard", "/games/ultimate"):
+    review = a_finished_game_review(base_url)
+    looking_back = (review, f"{review.rsplit('/', 1)[0]}", "/analysis", "/my-games")
+    for path in ("/", table, "/games/standard", "/games/ultimate", *looking_back):
         english.goto(f"{path}?lang=en")
         page.goto(f"{path}?lang={language}")
         expect(page.locator("html")).to_have_attribute("lang", language)
+        if path == review:  # drawn by the page's script
+            expect(page.locator("[data-status]")).not_to_be_empty()
         if path == table:  # the board is drawn by the page's script once the socket is open
             expect(page.locator("[data-board] button[data-move]")).to_have_count(81)
             expect(page.locator("[data-status]")).not_to_have_text(english_status(english))

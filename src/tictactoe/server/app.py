@@ -17,7 +17,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
-from tictactoe.server import api, health, metrics, review_api, websocket
+from tictactoe.server import api, health, metrics, review_api, review_pages, websocket
 from tictactoe.server.computer import ComputerPlayer
 from tictactoe.server.connections import Hub
 from tictactoe.server.identity import ClientCookieMiddleware
@@ -91,6 +91,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_exception_handler(StorageUnavailableError, _storage_unavailable)
     app.include_router(api.router)
     app.include_router(review_api.router, prefix="/api")
+    app.include_router(review_pages.router)
     app.include_router(websocket.router)
     app.include_router(health.router)
     _include_pages(app)

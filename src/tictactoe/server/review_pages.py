@@ -1,0 +1,94 @@
+"""The pages for looking back: a table's games, the review of one game, the analysis board and
+"My games". Server-rendered shells like the table page: the steps come in a JSON blob, and
+`static/review.js` / `static/analysis.js` draw and step through them."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+
+from tictactoe.server.review import game_json, read_position
+from tictactoe.server.review_api import my_games, one_game, table_games
+from tictactoe.server.table import Refused
+from tictactoe.server.templating import render
+from tictactoe.server.view import table_url
+
+router = APIRouter(include_in_schema=False)
+
+VARIANTS = ("standard", "ultimate")
+
+
+@router.get("/t/{table_id}/games")
+async def table_games_page(request: Request, table_id: str) -> Response:
+    try:
+        record, earlier = await table_games(request, table_id)
+    except Refused:
+        return render(request, "not_found.html", status_code=404)
+    games = [
+        {"game": g.game_number, "moves": len(g.moves), "result": g.result, "ended_at": g.ended_at}
+        for g in earlier
+    ]
+    games.append(
+        {
+            "game": record.game_number,
+            "moves": len(record.moves),
+            "result": record.result,
+            "ended_at": record.updated_at if record.result is not None else None,
+        }
+    )
+    context = {
+        "table_id": table_id,
+        "variant": record.variant,
+        "games": list(reversed(games)),
+        "table_url": table_url(str(request.base_url), table_id),
+    }
+    return render(request, "table_games.html", context)
+
+
+@router.get("/t/{table_id}/games/{number}")
+async def review_page(request: Request, table_id: str, number: int) -> Response:
+    try:
+        _, game = await one_game(request, table_id, number)
+    except Refused:
+        return render(request, "not_found.html", status_code=404)
+    context = {
+        "game": game_json(table_id, game, number),
+        "table_url": table_url(str(request.base_url), table_id),
+    }
+    return render(request, "review.html", context)
+
+
+@router.get("/analysis")
+async def analysis_page(request: Request) -> Response:
+    """The analysis board at `?variant=&position=&record=` (`&size=&line=` for standard)."""
+    query = request.query_params
+    variant = query.get("variant", "ultimate")
+    variant = variant if variant in VARIANTS else "ultimate"
+    size, line = _number(query.get("size")), _number(query.get("line"))
+    position = query.get("position", "").strip() or None
+    record = query.get("record", "")
+    error = None
+    try:
+        board = read_position(variant, size, line, position, record)
+    except ValueError as problem:
+        error = str(problem)
+        board = read_position(variant, size if size in (3, 4, 5) else None, None, None, "")
+    context = {
+        "board": board,
+        "error": error,
+        "asked": {"variant": variant, "position": position or "", "record": record},
+    }
+    # A code that cannot be read is the visitor's to fix on the page itself: still a 200.
+    return render(request, "analysis.html", context)
+
+
+def _number(text: str | None) -> int | None:
+    try:
+        return int(text) if text else None
+    except ValueError:
+        return None
+
+
+@router.get("/my-games")
+async def my_games_page(request: Request) -> Response:
+    return render(request, "my_games.html", {"games": await my_games(request)})

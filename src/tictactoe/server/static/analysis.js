@@ -1,0 +1,128 @@
+// The analysis board: a position code or record opened from the address (the server reads it),
+// stepped through and played on locally (the server answers with the positions, so the browser
+// still knows no rules), then "play on from here" at a new table against a friend or the computer.
+import { StepBoard, stepStatus, copyText } from "./board.js";
+import { t } from "./strings.js";
+
+const page = document.querySelector("[data-analysis-page]");
+const data = JSON.parse(document.getElementById("analysis-data").textContent);
+const statusEl = page.querySelector("[data-status]");
+const errorEl = page.querySelector("[data-play-error]");
+const positionEl = page.querySelector("[data-position-code]");
+const recordEl = page.querySelector("[data-record]");
+const moveList = page.querySelector("[data-move-list]");
+const playOn = page.querySelector("[data-play-on]");
+const buttons = {
+  first: page.querySelector("[data-step='first']"),
+  previous: page.querySelector("[data-step='previous']"),
+  next: page.querySelector("[data-step='next']"),
+  last: page.querySelector("[data-step='last']"),
+};
+
+let steps = data.steps;
+let moves = data.record ? data.record.split(" ") : [];
+let ply = steps.length - 1;
+let busy = false;
+const board = new StepBoard(page.querySelector("[data-board]"), {
+  variant: data.variant, size: data.size, onPlay: (move) => play(move),
+});
+
+function go(next) {
+  ply = Math.max(0, Math.min(steps.length - 1, next));
+  render();
+}
+
+function render() {
+  const step = steps[ply];
+  board.render(step);
+  statusEl.textContent = stepStatus(step, data.variant);
+  positionEl.value = step.position;
+  recordEl.value = moves.slice(0, ply).join(" ");
+  page.dataset.ply = String(ply);
+  buttons.first.disabled = buttons.previous.disabled = ply === 0;
+  buttons.next.disabled = buttons.last.disabled = ply === steps.length - 1;
+  playOn.querySelector("button[type=submit]").disabled = Boolean(step.result);
+  moveList.replaceChildren(...moves.map((move, i) => {
+    const item = document.createElement("li");
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = `${i + 1}. ${move}`;
+    if (i + 1 === ply) button.setAttribute("aria-current", "step");
+    button.addEventListener("click", () => go(i + 1));
+    item.append(button);
+    return item;
+  }));
+}
+
+async function play(move) {
+  if (busy) return;
+  busy = true;
+  errorEl.textContent = "";
+  const record = [...moves.slice(0, ply), move];
+  try {
+    const response = await fetch("/api/positions", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({
+        variant: data.variant, size: data.size, line: data.line,
+        position: data.start_position, record: record.join(" "),
+      }),
+    });
+    if (!response.ok) throw new Error(String(response.status));
+    steps = (await response.json()).steps;
+    moves = record;
+    ply = steps.length - 1;
+    render();
+  } catch {
+    errorEl.textContent = t("Something went wrong. Please try again.");
+  } finally {
+    busy = false;
+  }
+}
+
+buttons.first.addEventListener("click", () => go(0));
+buttons.previous.addEventListener("click", () => go(ply - 1));
+buttons.next.addEventListener("click", () => go(ply + 1));
+buttons.last.addEventListener("click", () => go(steps.length - 1));
+document.addEventListener("keydown", (event) => {
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  if (event.target.closest?.("input, select, textarea")) return;
+  const to = { ArrowLeft: ply - 1, ArrowRight: ply + 1, Home: 0, End: steps.length - 1 }[event.key];
+  if (to === undefined) return;
+  event.preventDefault();
+  go(to);
+});
+
+for (const button of page.querySelectorAll("[data-copy-from]")) {
+  const source = page.querySelector(`#${button.dataset.copyFrom}`);
+  button.addEventListener("click", () => copyText(button, source.value, t("Copied")));
+}
+
+const levelField = playOn.querySelector("[data-level-field]");
+const syncLevel = () => { levelField.hidden = playOn.elements.opponent.value !== "computer"; };
+for (const radio of playOn.elements.opponent) radio.addEventListener("change", syncLevel);
+syncLevel();
+
+playOn.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  errorEl.textContent = "";
+  const opponent = playOn.elements.opponent.value;
+  // The one who plays on takes the side to move (X moves first at a new table, O second).
+  const step = steps[ply];
+  const body = { variant: data.variant, position: step.position, opponent, first: step.turn === "x" ? "me" : "friend" };
+  if (data.variant === "standard") { body.size = data.size; body.line = data.line; }
+  if (opponent === "computer") body.level = playOn.elements.level.value;
+  try {
+    const response = await fetch("/api/tables", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    if (!response.ok) throw new Error(String(response.status));
+    window.location.assign((await response.json()).url);
+  } catch {
+    errorEl.textContent = t("Something went wrong. Please try again.");
+  }
+});
+
+render();
