@@ -202,3 +202,41 @@ def test_the_openapi_schema_documents_the_looking_back_endpoints(client: TestCli
     ):
         assert path in schema["paths"], path
     assert "position" in schema["components"]["schemas"]["CreateTable"]["properties"]
+
+
+def test_a_private_tables_games_are_for_its_players_only(
+    client: TestClient, new_players: Any, as_browser: Any
+) -> None:
+    players = new_players(variant="standard", first="me", private=True)
+    players.play(X_WINS)
+    assert client.get(f"/api/tables/{players.id}/games/1").status_code == 200
+    with as_browser(client):
+        for path in ("games", "games/1", "games/1/analysis"):
+            response = client.get(f"/api/tables/{players.id}/{path}")
+            assert response.status_code == 409, path
+            assert response.json()["reason"] == "private"
+        # A player's seat token opens them from anywhere.
+        token = {"Authorization": f"Bearer {players.tokens['o']}"}
+        assert client.get(f"/api/tables/{players.id}/games/1", headers=token).status_code == 200
+        assert client.get(f"/t/{players.id}/games/1").status_code == 409
+
+
+def test_a_dead_worker_gives_a_503_and_a_fresh_pool_next_time(
+    client: TestClient, new_players: Any
+) -> None:
+    from concurrent.futures.process import BrokenProcessPool
+
+    closed = []
+
+    class DeadPool(Executor):
+        def submit(self, *args: Any, **kwargs: Any) -> Any:
+            raise BrokenProcessPool("a worker died")
+
+    client.app.state.analyst = Analyst(  # type: ignore[attr-defined]
+        DeadPool, think_ms=15, on_broken=lambda: closed.append(True)
+    )
+    players = standard_players(new_players)
+    players.play(X_WINS)
+    response = client.get(f"/api/tables/{players.id}/games/1/analysis")
+    assert response.status_code == 503
+    assert closed == [True]

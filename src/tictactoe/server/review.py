@@ -13,6 +13,7 @@ import logging
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import Executor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
@@ -173,8 +174,14 @@ class Analyst:
     """Evaluates every position of finished games in a process pool, one position per task, so
     the computer's moves at other tables slip in between; keeps the latest analyses."""
 
-    def __init__(self, pool: Callable[[], Executor], think_ms: int = ANALYSIS_THINK_MS) -> None:
+    def __init__(
+        self,
+        pool: Callable[[], Executor],
+        think_ms: int = ANALYSIS_THINK_MS,
+        on_broken: Callable[[], None] | None = None,
+    ) -> None:
         self._pool = pool
+        self._on_broken = on_broken
         self.think_ms = think_ms
         self._done: OrderedDict[GameKey, dict[str, Any]] = OrderedDict()
         self._running: dict[GameKey, asyncio.Future[dict[str, Any]]] = {}
@@ -202,15 +209,20 @@ class Analyst:
         evaluations: list[dict[str, Any]] = []
         scores: list[float] = []
         for ply, game in enumerate(replay(key)):
-            score, proven, best = await loop.run_in_executor(
-                self._pool(),
-                analyse_position,
-                key.variant,
-                key.size,
-                key.line,
-                game.position(),
-                self.think_ms,
-            )
+            try:
+                score, proven, best = await loop.run_in_executor(
+                    self._pool(),
+                    analyse_position,
+                    key.variant,
+                    key.size,
+                    key.line,
+                    game.position(),
+                    self.think_ms,
+                )
+            except BrokenProcessPool:
+                if self._on_broken is not None:
+                    self._on_broken()
+                raise
             evaluations.append({"ply": ply, "score": score, "proven": proven, "best_move": best})
             scores.append(score)
         analysis = {

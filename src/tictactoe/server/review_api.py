@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from tictactoe import IllegalMoveError
 from tictactoe.server.api import ErrorBody
-from tictactoe.server.identity import client_hash, tables_of
+from tictactoe.server.identity import client_hash, hash_secret, tables_of
 from tictactoe.server.review import (
     Analyst,
     GameKey,
@@ -128,16 +128,27 @@ def analyst_of(request: Request) -> Analyst:
         computer = tables_of(request).computer
         if computer is None:
             raise Refused(503, "the computer player is not available on this server")
-        analyst = state.analyst = Analyst(lambda: computer.pool)
+        # A worker that died takes the pool with it: closing it makes the next use start afresh.
+        analyst = state.analyst = Analyst(lambda: computer.pool, on_broken=computer.close)
     return analyst
 
 
 async def table_games(request: Request, table_id: str) -> tuple[TableRecord, list[GameRecord]]:
-    """The table, and its earlier games (each finished); 404 if there is no such table."""
+    """The table, and its earlier games (each finished); 404 if there is no such table, 409 if it
+    is private and the caller is none of its players (known by seat token or browser cookie)."""
     tables = tables_of(request)
     table = await tables.get(table_id)
     if table is None:
         raise Refused(404, f"there is no table {table_id!r}")
+    if table.record.private:
+        person = table.person_of_client(client_hash(request))
+        authorization = request.headers.get("authorization", "")
+        if table.mark_of(person) is None and authorization.lower().startswith("bearer "):
+            person = hash_secret(authorization[7:].strip())
+        if not table.may_watch(person):
+            raise Refused(
+                409, "this table is private: only its players can see it", reason="private"
+            )
     record = table.record
     archived = {game.game_number: game for game in await tables.storage.games(table_id)}
     earlier = [
@@ -191,7 +202,7 @@ async def one_game(
 @router.get(
     "/tables/{table_id}/games",
     response_model=list[GameSummary],
-    responses=_errors(404),
+    responses=_errors(404, 409),
     summary="The games of a table",
 )
 async def list_games(table_id: str, request: Request) -> list[GameSummary]:
@@ -234,7 +245,7 @@ def _summary(game: GameRecord, url: str) -> GameSummary:
 @router.get(
     "/tables/{table_id}/games/{number}",
     response_model=GameView,
-    responses=_errors(404),
+    responses=_errors(404, 409),
     summary="A game's record, result and positions",
 )
 async def read_game(table_id: str, number: int, request: Request) -> JSONResponse:

@@ -22,8 +22,8 @@ VARIANTS = ("standard", "ultimate")
 async def table_games_page(request: Request, table_id: str) -> Response:
     try:
         record, earlier = await table_games(request, table_id)
-    except Refused:
-        return render(request, "not_found.html", status_code=404)
+    except Refused as refused:
+        return _refused_page(request, refused, table_id)
     games = [
         {"game": g.game_number, "moves": len(g.moves), "result": g.result, "ended_at": g.ended_at}
         for g in earlier
@@ -49,13 +49,20 @@ async def table_games_page(request: Request, table_id: str) -> Response:
 async def review_page(request: Request, table_id: str, number: int) -> Response:
     try:
         _, game = await one_game(request, table_id, number)
-    except Refused:
-        return render(request, "not_found.html", status_code=404)
+    except Refused as refused:
+        return _refused_page(request, refused, table_id)
     context = {
         "game": game_json(table_id, game, number),
         "table_url": table_url(str(request.base_url), table_id),
     }
     return render(request, "review.html", context)
+
+
+def _refused_page(request: Request, refused: Refused, table_id: str) -> Response:
+    if refused.reason == "private":
+        context = {"table_id": table_id, "joinable": False}
+        return render(request, "private.html", context, status_code=409)
+    return render(request, "not_found.html", status_code=404)
 
 
 @router.get("/analysis")
