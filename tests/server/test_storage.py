@@ -13,6 +13,7 @@ from sqlalchemy.engine import Engine
 
 from tictactoe.server.storage import (
     DuplicateTableError,
+    GameRecord,
     MoveRecord,
     SeatRecord,
     StaleVersionError,
@@ -256,3 +257,51 @@ async def test_sqlite_checkpoints_in_the_background_not_in_commits(tmp_path: Pat
     await reopened.start()
     assert len(await reopened.moves(table.id)) == 39
     await reopened.close()
+
+
+# -- games kept for looking back (migration 0003) -------------------------------------------
+
+
+async def test_a_start_position_loads_back_equal(storage: Storage) -> None:
+    code = "/".join(["........."] * 4 + ["....x...."] + ["........."] * 4) + " o e5"
+    table = a_table(start_position=code)
+    await storage.create(table)
+    assert await storage.load(table.id) == table
+
+
+async def test_a_finished_game_is_kept_once_and_outlives_the_next_game(storage: Storage) -> None:
+    table = a_table(o=SeatRecord("b" * 64, "d" * 64))
+    await storage.create(table)
+    after, move = moved(table, "e5")
+    over = dataclasses.replace(after, result="o", ended_by="resign", updated_at=5.0)
+    await storage.save(over, expected_version=1, move=move)
+    # Later saves of the same finished game (rematch requests) leave the kept game as it was.
+    asked = dataclasses.replace(over, rematch_x=True, version=3, updated_at=6.0)
+    await storage.save(asked, expected_version=2)
+    next_game = dataclasses.replace(
+        asked, game_number=2, moves=(), result=None, ended_by=None, version=4, x=over.o, o=over.x
+    )
+    await storage.save(next_game, expected_version=3)
+    kept = await storage.games(table.id)
+    assert kept == [GameRecord.ended(over)]
+    assert (kept[0].moves, kept[0].result, kept[0].ended_at) == (("e5",), "o", 5.0)
+    assert (kept[0].x_client_hash, kept[0].o_client_hash) == ("c" * 64, "d" * 64)
+
+
+async def test_a_browsers_games_and_tables_are_found_by_its_cookie_newest_first(
+    storage: Storage,
+) -> None:
+    mine, theirs = "c" * 64, "e" * 64
+    for n, (client, ended) in enumerate([(mine, 3.0), (theirs, 4.0), (mine, 5.0)]):
+        table = a_table(f"TableIdTableIdTableId{n}", x=SeatRecord("a" * 63 + str(n), client))
+        await storage.create(table)
+        over = dataclasses.replace(table, result="x", ended_by="line", version=2, updated_at=ended)
+        await storage.save(over, expected_version=1)
+    games = await storage.games_of_client(mine, limit=10)
+    assert [g.table_id for g in games] == ["TableIdTableIdTableId2", "TableIdTableIdTableId0"]
+    assert [g.table_id for g in await storage.games_of_client(mine, limit=1)] == [
+        "TableIdTableIdTableId2"
+    ]
+    tables = await storage.tables_of_client(mine, limit=10)
+    assert [t.id for t in tables] == ["TableIdTableIdTableId2", "TableIdTableIdTableId0"]
+    assert await storage.games_of_client("f" * 64, limit=10) == []
