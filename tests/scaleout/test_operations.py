@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 
 import httpx
+import pytest
 from tests.scaleout.clients import Socket, create_table, play_moves, socket_url
 from tests.scaleout.services import PostgresCluster, RedisServer, StartServer
 
@@ -78,3 +81,19 @@ def test_logs_are_json_lines_without_seat_tokens(
     text = server.log.read_text()
     assert "token=***" in text
     assert all(token not in text for token in tokens.values())
+
+
+@pytest.mark.parametrize(
+    ("options", "needs"),
+    [
+        (["--workers", "2", "--database", "postgresql://db/ttt"], "--redis"),
+        (["--workers", "2", "--redis", "redis://cache", "--database", "sqlite:///x.db"], "postgre"),
+    ],
+)
+def test_several_workers_are_refused_without_a_shared_database_and_redis(
+    options: list[str], needs: str
+) -> None:
+    command = [sys.executable, "-m", "tictactoe.cli", "serve", *options]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert needs in done.stdout
