@@ -22,7 +22,7 @@ from tictactoe.server.identity import (
     viewer_seat,
     viewer_table,
 )
-from tictactoe.server.table import Refused, TakeSeat
+from tictactoe.server.table import Refused, TakeSeat, members
 from tictactoe.server.tables import TableOptions
 from tictactoe.server.templating import render
 
@@ -153,8 +153,28 @@ async def table_page(request: Request, table_id: str) -> Response:
         )
         context = {"table_id": table_id, "joinable": joinable}
         return render(request, "private.html", context, status_code=200 if joinable else 409)
-    context = {"table_id": table_id, "table": table, "seat": seat, "share_url": table["url"]}
+    context = {
+        "table_id": table_id,
+        "table": table,
+        "seat": seat,
+        "share_url": table["url"],
+        "member": await _member_index(request, table_id),
+    }
     return render(request, "table.html", context)
+
+
+async def _member_index(request: Request, table_id: str) -> int | None:
+    """Teams: the viewer's place among their side's members (the table JSON lists them in order
+    without saying who is who, so only this page knows which one is "you")."""
+    table = await tables_of(request).get(table_id)
+    if table is None or not table.record.teams:
+        return None
+    person = table.person_of_client(client_hash(request))
+    mark = table.mark_of(person)
+    if mark is None:
+        return None
+    side = [holder.token_hash for holder in members(table.record, mark)]
+    return side.index(person) if person in side else None
 
 
 @router.post("/t/{table_id}/seats")

@@ -35,6 +35,11 @@ form.addEventListener("submit", async (event) => {
     body.line = Number(value("line"));
   }
   if (body.opponent === "computer") body.level = value("level");
+  else body.teams = form.elements.teams.checked;
+  body.takebacks = form.elements.takebacks.checked;
+  body.private = form.elements.private.checked;
+  const [minutes, increment] = value("clock").split("+").map(Number);
+  if (value("clock") !== "none") Object.assign(body, { clock_minutes: minutes, clock_increment: increment });
   const label = submit.textContent;
   submit.disabled = true;
   submit.textContent = t("Creating…");

@@ -35,6 +35,16 @@ const shareLink = page.querySelector("[data-share-link]");
 const copyButton = page.querySelector("[data-copy]");
 const shareButton = page.querySelector("[data-share]");
 const gameNumberEl = page.querySelector("[data-game-number]");
+const settingsEl = page.querySelector("[data-settings]");
+const reactionShown = page.querySelector("[data-reaction-shown]");
+const reactionsCard = page.querySelector("[data-reactions]");
+const takebackButton = page.querySelector("[data-takeback]");
+const takebackPrompt = page.querySelector("[data-takeback-prompt]");
+const myMember = page.dataset.member === "" ? null : Number(page.dataset.member);
+const REACTIONS = {
+  "good-move": ["👍", "Good move"], wow: ["😮", "Wow"], "good-game": ["🤝", "Good game"],
+  oops: ["😅", "Oops"], thinking: ["⏳", "Thinking…"],
+};
 const baseTitle = document.title;
 
 let table = null;
@@ -140,6 +150,7 @@ function statusText(tbl) {
     const loser = upper(other(tbl.result));
     if (tbl.ended_by === "resign") text += ` — ${t("{mark} resigned", { mark: loser })}`;
     if (tbl.ended_by === "abandon") text += ` — ${t("{mark} left the game", { mark: loser })}`;
+    if (tbl.ended_by === "time") text += ` — ${t("{mark} ran out of time", { mark: loser })}`;
     return text;
   }
   let text = tbl.turn === seat ? t("Your move") : t("{mark} to move", { mark: upper(tbl.turn) });
@@ -302,7 +313,8 @@ function renderPlayers(tbl) {
     const row = page.querySelector(`[data-player="${mark}"]`);
     const info = tbl.seats?.[mark] ?? {};
     let name = t("Player");
-    if (info.computer) name = tbl.level in LEVELS ? `${t("Computer")} · ${t(LEVELS[tbl.level])}` : t("Computer");
+    if (tbl.teams) name = t("Team");
+    else if (info.computer) name = tbl.level in LEVELS ? `${t("Computer")} · ${t(LEVELS[tbl.level])}` : t("Computer");
     else if (!info.taken) name = t("Free seat");
     else if (mark === seat) name = t("You");
     else if (isPlayer()) name = t("Your opponent");
@@ -312,16 +324,87 @@ function renderPlayers(tbl) {
     presence.textContent = shown ? (info.connected ? t("online") : t("offline")) : "";
     presence.dataset.state = shown ? (info.connected ? "online" : "offline") : "";
     row.querySelector("[data-wins]").textContent = String(tbl.score?.[mark] ?? 0);
+    renderMembers(row.querySelector("[data-members]"), tbl.teams ? info.members ?? [] : null, mark);
     row.classList.toggle("to-move", !isOver(tbl) && tbl.turn === mark);
   }
   page.querySelector("[data-draws]").textContent = String(tbl.score?.draws ?? 0);
   gameNumberEl.textContent = tbl.game > 1 ? `· ${t("Game {n}", { n: tbl.game })}` : "";
 }
 
+function renderMembers(list, members, mark) {
+  list.hidden = !members?.length;
+  if (!members) return;
+  list.replaceChildren(...members.map((member, i) => {
+    const item = document.createElement("li");
+    const state = member.connected ? "online" : "offline";
+    item.textContent = mark === seat && i === myMember ? t("You") : t("Player {n}", { n: i + 1 });
+    const presence = document.createElement("span");
+    presence.className = "presence";
+    presence.dataset.state = state;
+    presence.textContent = ` ${t(state)}`;
+    item.append(presence);
+    return item;
+  }));
+}
+
+// ---- the clock: the server's times, counted down here between frames ------------------------------
+
+let clockAt = 0; // performance.now() when the latest clock arrived
+
+function formatTime(seconds) {
+  const s = Math.max(0, seconds);
+  if (s < 10) return `0:0${s.toFixed(1)}`;
+  const whole = Math.ceil(s);
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+}
+
+function renderClocks() {
+  const clock = table?.clock;
+  for (const mark of ["x", "o"]) {
+    const el = page.querySelector(`[data-clock="${mark}"]`);
+    el.hidden = !clock;
+    if (!clock) continue;
+    const running = clock.running === mark;
+    const left = clock[mark] - (running ? (performance.now() - clockAt) / 1000 : 0);
+    el.textContent = formatTime(left);
+    el.dataset.running = running ? "true" : "";
+    el.classList.toggle("low", left < 10);
+  }
+}
+setInterval(renderClocks, 200);
+
+function settingsText(tbl) {
+  const parts = [];
+  if (tbl.clock) {
+    parts.push(t("{minutes} min + {seconds} s per move",
+      { minutes: +(tbl.clock.seconds / 60).toFixed(2), seconds: tbl.clock.increment }));
+  }
+  if (tbl.teams) parts.push(t("Two teams"));
+  if (tbl.takebacks) parts.push(t("Takebacks allowed"));
+  if (tbl.private) parts.push(t("Private table"));
+  return parts.join(" · ");
+}
+
+function hasMyMove(tbl) {
+  return tbl.moves.length >= (tbl.turn === seat ? 2 : 1);
+}
+
+function renderTakeback(tbl) {
+  const open = tbl.takebacks && isPlayer() && !isOver(tbl);
+  const asked = tbl.takeback_asked_by;
+  takebackButton.hidden = !open || asked === other(seat);
+  takebackPrompt.hidden = !open || asked !== other(seat);
+  takebackButton.disabled = !connected || asked === seat || !hasMyMove(tbl);
+  takebackButton.textContent = asked === seat ? t("Takeback asked: waiting for your opponent")
+    : t("Ask to take back your move");
+}
+
 function renderActions(tbl) {
   const over = isOver(tbl);
   const free = freeSeat(tbl);
-  joinButton.hidden = !(seat === "spectator" && free && tbl.opponent !== "computer");
+  const teamsOpen = tbl.teams && !over;
+  joinButton.hidden = !(seat === "spectator" && (free || teamsOpen) && tbl.opponent !== "computer");
+  joinButton.textContent = tbl.teams && !free ? t("Join a team") : t("Take the free seat");
   resignButton.hidden = !(isPlayer() && !over);
   claimButton.hidden = !(isPlayer() && !over && tbl.can_claim_win);
   rematchButton.hidden = !(isPlayer() && over);
@@ -332,6 +415,9 @@ function renderActions(tbl) {
       : asked[other(seat)] ? t("Accept the rematch") : t("Rematch");
   }
   shareCard.hidden = tbl.opponent === "computer";
+  reactionsCard.hidden = !isPlayer();
+  for (const button of reactionsCard.querySelectorAll("button")) button.disabled = !connected;
+  renderTakeback(tbl);
   if (tbl.url && shareLink.value !== tbl.url) shareLink.value = tbl.url;
 }
 
@@ -349,6 +435,8 @@ function render(tbl) {
   statusEl.textContent = waiting ? `${statusText(tbl)} · ${waiting}` : statusText(tbl);
   renderPlayers(tbl);
   renderActions(tbl);
+  renderClocks();
+  settingsEl.textContent = settingsText(tbl);
   const myTurn = !isOver(tbl) && isPlayer() && tbl.turn === seat;
   if (document.hidden && myTurn && !wasMyTurn) document.title = `● ${t("Your move")} · ${baseTitle}`;
   wasMyTurn = myTurn;
@@ -369,6 +457,12 @@ function announce(text) {
 function describeChange(previous, next) {
   if (!previous) return null;
   if (next.game !== previous.game) return `${t("Game {n}", { n: next.game })}. ${statusText(next)}`;
+  if (next.moves.length < previous.moves.length) return `${t("Move taken back.")} ${statusText(next)}`;
+  if (previous.takeback_asked_by === seat && next.takeback_asked_by === null
+      && next.moves.length === previous.moves.length && !isOver(next)) {
+    errorEl.textContent = t("Your opponent declined the takeback.");
+    return errorEl.textContent;
+  }
   if (next.moves.length > previous.moves.length && next.last_move) {
     const mark = upper(rowsMark(next, next.last_move) || other(next.turn));
     let text = t("{mark} played {cell}", { mark, cell: next.last_move });
@@ -392,6 +486,7 @@ function accept(next) {
   viewerSeat(next);
   if (!previous || next.version !== previous.version) errorEl.textContent = "";
   table = next;
+  clockAt = performance.now();
   pending = false;
   render(next);
   const message = describeChange(previous, next);
@@ -404,7 +499,9 @@ let socket = null;
 let attempts = 0;
 let stopped = false;
 
-function errorText(status) {
+function errorText(status, reason) {
+  if (reason === "takebacks-off") return t("Takebacks are not allowed at this table.");
+  if (status === 429) return t("Slow down: one reaction at a time.");
   if (status === 403) return t("It is not your turn.");
   if (status === 409) return t("The board changed in the meantime: here is the latest position.");
   if (status === 422) return t("That move is not allowed.");
@@ -432,9 +529,10 @@ function connect() {
       return;
     }
     if (message.type === "table" && message.table) accept(message.table);
+    else if (message.type === "reaction" && REACTIONS[message.reaction]) showReaction(message);
     else if (message.type === "error") {
       pending = false;
-      errorEl.textContent = errorText(message.status);
+      errorEl.textContent = errorText(message.status, message.reason);
       if (table) render(table);
     }
   });
@@ -504,6 +602,25 @@ resignButton.addEventListener("click", () => {
 });
 
 rematchButton.addEventListener("click", () => send({ type: "rematch" }));
+takebackButton.addEventListener("click", () => send({ type: "takeback" }));
+page.querySelector("[data-takeback-accept]").addEventListener("click", () => send({ type: "accept-takeback" }));
+page.querySelector("[data-takeback-decline]").addEventListener("click", () => send({ type: "decline-takeback" }));
+reactionsCard.addEventListener("click", (event) => {
+  const button = event.target.closest("button[data-reaction]");
+  if (button) send({ type: "react", reaction: button.dataset.reaction });
+});
+
+let reactionTimer = null;
+function showReaction({ reaction, side }) {
+  const [emoji, label] = REACTIONS[reaction];
+  reactionShown.textContent = `${upper(side)}: ${emoji} ${t(label)}`;
+  reactionShown.dataset.reaction = reaction;
+  clearTimeout(reactionTimer);
+  reactionTimer = setTimeout(() => {
+    reactionShown.textContent = "";
+    reactionShown.dataset.reaction = "";
+  }, 5000);
+}
 claimButton.addEventListener("click", () => send({ type: "claim" }));
 
 joinButton.addEventListener("click", async () => {
