@@ -113,6 +113,10 @@ def test_the_analysis_board_opens_a_code_and_plays_on_against_the_computer(
     page.keyboard.press("ArrowLeft")
     expect(board).to_have_attribute("data-ply", "0")
     expect(page.locator("[data-board] [data-move=c1]")).to_have_attribute("data-mark", "")
+    # The computer's move on request: O threatens nothing yet, so it names some free cell.
+    page.locator("[data-best-move]").click()
+    expect(page.locator("[data-best-move-text]")).to_contain_text("The computer would play")
+    expect(page.locator("[data-board] .cell.suggested")).to_have_count(1)
 
     form = page.locator("form[data-play-on]")
     form.locator("input[name=opponent][value=computer]").check()

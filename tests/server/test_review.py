@@ -240,3 +240,14 @@ def test_a_dead_worker_gives_a_503_and_a_fresh_pool_next_time(
     response = client.get(f"/api/tables/{players.id}/games/1/analysis")
     assert response.status_code == 503
     assert closed == [True]
+
+
+def test_the_computer_names_its_move_in_any_position(client: TestClient) -> None:
+    use_quick_analyst(client)
+    # X to move with a1 and b1 in a row: c1 wins at once.
+    body = {"variant": "standard", "position": "o../o../xx. x"}
+    evaluation = client.post("/api/positions/evaluation", json=body).json()
+    assert evaluation == {"score": 1.0, "proven": "x", "best_move": "c1"}
+    bad = client.post("/api/positions/evaluation", json={**body, "position": "xxx/.../... o"})
+    assert bad.status_code == 422
+    assert bad.json()["reason"] == "invalid-position"

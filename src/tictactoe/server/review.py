@@ -184,6 +184,7 @@ class Analyst:
         self._on_broken = on_broken
         self.think_ms = think_ms
         self._done: OrderedDict[GameKey, dict[str, Any]] = OrderedDict()
+        self._positions: OrderedDict[tuple[str, int, str], dict[str, Any]] = OrderedDict()
         self._running: dict[GameKey, asyncio.Future[dict[str, Any]]] = {}
 
     def cached(self, key: GameKey) -> dict[str, Any] | None:
@@ -204,25 +205,38 @@ class Analyst:
         # Shielded: a viewer who leaves does not cancel the work the others wait for.
         return await asyncio.shield(running)
 
-    async def _analyse(self, key: GameKey) -> dict[str, Any]:
+    async def position(self, variant: str, size: int, line: int, position: str) -> dict[str, Any]:
+        """`{"score", "proven", "best_move"}` for one position (the analysis board), kept too."""
+        key = (variant, line, position)
+        done = self._positions.get(key)
+        if done is None:
+            score, proven, best = await self._evaluate(variant, size, line, position)
+            done = {"score": score, "proven": proven, "best_move": best}
+            self._positions[key] = done
+            while len(self._positions) > CACHED_ANALYSES:
+                self._positions.popitem(last=False)
+        return done
+
+    async def _evaluate(
+        self, variant: str, size: int, line: int, position: str
+    ) -> tuple[float, str | None, str | None]:
         loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(
+                self._pool(), analyse_position, variant, size, line, position, self.think_ms
+            )
+        except BrokenProcessPool:
+            if self._on_broken is not None:
+                self._on_broken()
+            raise
+
+    async def _analyse(self, key: GameKey) -> dict[str, Any]:
         evaluations: list[dict[str, Any]] = []
         scores: list[float] = []
         for ply, game in enumerate(replay(key)):
-            try:
-                score, proven, best = await loop.run_in_executor(
-                    self._pool(),
-                    analyse_position,
-                    key.variant,
-                    key.size,
-                    key.line,
-                    game.position(),
-                    self.think_ms,
-                )
-            except BrokenProcessPool:
-                if self._on_broken is not None:
-                    self._on_broken()
-                raise
+            score, proven, best = await self._evaluate(
+                key.variant, key.size, key.line, game.position()
+            )
             evaluations.append({"ply": ply, "score": score, "proven": proven, "best_move": best})
             scores.append(score)
         analysis = {

@@ -107,6 +107,19 @@ class ReadPosition(BaseModel):
     record: str = Field("", max_length=1000, description="moves played from there, e.g. `e5 e4`")
 
 
+class EvaluatePosition(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    variant: Literal["standard", "ultimate"]
+    line: int | None = Field(None, description="standard: marks in a row that win")
+    position: str = Field(max_length=200, description="the position code to evaluate")
+
+
+class PositionEvaluation(BaseModel):
+    score: float = Field(description="-1 (O wins) .. 1 (X wins), from X's point of view")
+    proven: Result | None = Field(description="the result, when the search proved it")
+    best_move: str | None = Field(description="the computer's move here (null once over)")
+
+
 class PositionView(BaseModel):
     variant: Literal["standard", "ultimate"]
     size: int
@@ -293,6 +306,28 @@ async def read_position_api(body: ReadPosition) -> JSONResponse:
     except ValueError as error:  # InvalidPositionError, or settings the variant does not have
         raise Refused(422, str(error), reason="invalid-position") from None
     return JSONResponse(read)
+
+
+@router.post(
+    "/positions/evaluation",
+    response_model=PositionEvaluation,
+    responses=_errors(422, 503),
+    summary="The computer's evaluation and move in a position",
+)
+async def evaluate_position(body: EvaluatePosition, request: Request) -> JSONResponse:
+    """What the computer thinks of one position and the move it would play (the analysis
+    board's "show the computer's move"); kept, so asking again costs nothing."""
+    try:
+        read = read_position(body.variant, None, body.line, body.position, "")
+    except ValueError as error:
+        raise Refused(422, str(error), reason="invalid-position") from None
+    try:
+        analyst = analyst_of(request)
+        evaluation = await analyst.position(body.variant, read["size"], read["line"], body.position)
+    except Exception as error:  # a worker process died, or the engine failed
+        log.exception("evaluation of %r failed", body.position)
+        raise Refused(503, "the computer cannot look at the position right now") from error
+    return JSONResponse(evaluation)
 
 
 @router.get("/my-games", response_model=list[MyGame], summary="The games played in this browser")

@@ -12,6 +12,8 @@ const positionEl = page.querySelector("[data-position-code]");
 const recordEl = page.querySelector("[data-record]");
 const moveList = page.querySelector("[data-move-list]");
 const playOn = page.querySelector("[data-play-on]");
+const bestButton = page.querySelector("[data-best-move]");
+const bestEl = page.querySelector("[data-best-move-text]");
 const buttons = {
   first: page.querySelector("[data-step='first']"),
   previous: page.querySelector("[data-step='previous']"),
@@ -23,6 +25,8 @@ let steps = data.steps;
 let moves = data.record ? data.record.split(" ") : [];
 let ply = steps.length - 1;
 let busy = false;
+let showBest = false;
+const evaluations = new Map(); // position code → the computer's evaluation, once asked
 const board = new StepBoard(page.querySelector("[data-board]"), {
   variant: data.variant, size: data.size, onPlay: (move) => play(move),
 });
@@ -34,7 +38,11 @@ function go(next) {
 
 function render() {
   const step = steps[ply];
-  board.render(step);
+  const evaluation = showBest ? evaluations.get(step.position) : undefined;
+  board.render(step, evaluation?.best_move ?? null);
+  bestEl.textContent = evaluation?.best_move
+    ? t("The computer would play {cell}", { cell: evaluation.best_move }) : "";
+  if (showBest && !step.result && !evaluations.has(step.position)) askComputer(step.position);
   statusEl.textContent = stepStatus(step, data.variant);
   positionEl.value = step.position;
   recordEl.value = moves.slice(0, ply).join(" ");
@@ -53,6 +61,31 @@ function render() {
     return item;
   }));
 }
+
+// The computer's move in a position, asked once per position and kept.
+async function askComputer(position) {
+  evaluations.set(position, null);
+  bestEl.textContent = t("The computer is looking at the game…");
+  try {
+    const response = await fetch("/api/positions/evaluation", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ variant: data.variant, line: data.line, position }),
+    });
+    if (!response.ok) throw new Error(String(response.status));
+    evaluations.set(position, await response.json());
+    render();
+  } catch {
+    evaluations.delete(position);
+    bestEl.textContent = t("The computer's analysis is not available right now.");
+  }
+}
+
+bestButton.addEventListener("click", () => {
+  showBest = !showBest;
+  bestButton.setAttribute("aria-pressed", String(showBest));
+  render();
+});
 
 async function play(move) {
   if (busy) return;
