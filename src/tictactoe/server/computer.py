@@ -10,6 +10,7 @@ import random
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
+from tictactoe.engine import warm_up
 from tictactoe.server.storage import TableRecord
 
 log = logging.getLogger(__name__)
@@ -56,8 +57,11 @@ class ComputerPlayer:
     def pool(self) -> ProcessPoolExecutor:
         if self._pool is None:
             # spawn: forking a process that runs an event loop and database threads is unsafe.
+            # Each worker loads the compiled kernels once, so no later move pays for it.
             self._pool = ProcessPoolExecutor(
-                max_workers=self.workers, mp_context=multiprocessing.get_context("spawn")
+                max_workers=self.workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=warm_up,
             )
         return self._pool
 
