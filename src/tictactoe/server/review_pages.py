@@ -4,13 +4,16 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
+from babel.dates import format_datetime
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from tictactoe.server.review import game_json, read_position
 from tictactoe.server.review_api import my_games, one_game, table_games
 from tictactoe.server.table import Refused
-from tictactoe.server.templating import render
+from tictactoe.server.templating import render, request_language
 from tictactoe.server.view import table_url
 
 router = APIRouter(include_in_schema=False)
@@ -98,4 +101,19 @@ def _number(text: str | None) -> int | None:
 
 @router.get("/my-games")
 async def my_games_page(request: Request) -> Response:
-    return render(request, "my_games.html", {"games": await my_games(request)})
+    language = request_language(request)
+    games = [(game, _when(game.ended_at, language)) for game in await my_games(request)]
+    return render(request, "my_games.html", {"games": games})
+
+
+def _when(timestamp: float | None, language: str) -> dict[str, str] | None:
+    """When a game ended, written the way the page's language writes dates (in UTC).
+
+    >>> _when(1795965232.0, "fi")
+    {'iso': '2026-11-29T15:13:52+00:00', 'text': '29.11.2026 15.13 UTC'}
+    """
+    if timestamp is None:
+        return None
+    moment = datetime.fromtimestamp(timestamp, UTC)
+    text = format_datetime(moment, "short", tzinfo=UTC, locale=language)
+    return {"iso": moment.isoformat(), "text": f"{text} UTC"}

@@ -44,8 +44,10 @@ export class EvaluationChart {
     node("polyline", { points, class: "chart-line" }, this.svg);
     for (const ply of swings) {
       const e = evaluations[ply];
-      node("circle", {
-        cx: this.x(ply), cy: this.y(e.score), r: 6, class: "chart-swing", "data-swing": ply,
+      // A short upright bar: the chart is stretched to its box, so a circle would not stay round.
+      node("line", {
+        x1: this.x(ply), x2: this.x(ply), y1: this.y(e.score) - 12, y2: this.y(e.score) + 12,
+        class: "chart-swing", "data-swing": ply,
       }, this.svg);
     }
     this.cursor = node("line", { y1: 0, y2: HEIGHT, class: "chart-cursor" }, this.svg);

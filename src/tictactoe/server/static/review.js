@@ -114,7 +114,7 @@ async function loadAnalysis() {
     return;
   }
   analysisStatus.textContent = analysis.swings.length
-    ? t("Ringed: the moves after which the evaluation swung most.") : "";
+    ? t("Marked: the moves after which the evaluation swung most.") : "";
   chart.draw(analysis.evaluations, analysis.swings);
   for (const swing of analysis.swings) moveButtons[swing - 1]?.classList.add("swing");
   page.dataset.analysis = "ready";
