@@ -251,3 +251,16 @@ def test_the_computer_names_its_move_in_any_position(client: TestClient) -> None
     bad = client.post("/api/positions/evaluation", json={**body, "position": "xxx/.../... o"})
     assert bad.status_code == 422
     assert bad.json()["reason"] == "invalid-position"
+
+
+def test_my_games_lists_a_team_game_for_every_member(
+    client: TestClient, new_players: Any, as_browser: Any
+) -> None:
+    players = new_players(variant="standard", first="me", teams=True)
+    with as_browser(client):
+        joined = client.post(f"/api/tables/{players.id}/seats")
+        assert joined.status_code == 200, joined.text
+        seat = joined.json()["seat"]
+        players.play(X_WINS)
+        mine = client.get("/api/my-games").json()
+        assert [(g["table_id"], g["mark"], g["result"]) for g in mine] == [(players.id, seat, "x")]

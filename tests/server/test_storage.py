@@ -305,3 +305,15 @@ async def test_a_browsers_games_and_tables_are_found_by_its_cookie_newest_first(
     tables = await storage.tables_of_client(mine, limit=10)
     assert [t.id for t in tables] == ["TableIdTableIdTableId2", "TableIdTableIdTableId0"]
     assert await storage.games_of_client("f" * 64, limit=10) == []
+
+
+async def test_a_team_game_is_found_by_any_members_cookie(storage: Storage) -> None:
+    mate = SeatRecord("f" * 64, "9" * 64)
+    table = a_table(teams=True, o=SeatRecord("b" * 64, "d" * 64), o_mates=(mate,))
+    await storage.create(table)
+    assert [t.id for t in await storage.tables_of_client("9" * 64, limit=10)] == [table.id]
+    over = dataclasses.replace(table, result="o", ended_by="resign", version=2, updated_at=5.0)
+    await storage.save(over, expected_version=1)
+    (kept,) = await storage.games_of_client("9" * 64, limit=10)
+    assert kept.o_clients == ("d" * 64, "9" * 64)
+    assert kept == GameRecord.ended(over)

@@ -347,7 +347,7 @@ async def my_games(request: Request, limit: int = 100) -> list[MyGame]:
     found: list[tuple[float, MyGame]] = []
     archived = await storage.games_of_client(mine, limit)
     for game in archived:
-        mark: Mark = "x" if game.x_client_hash == mine else "o"
+        mark: Mark = "x" if mine in game.x_clients else "o"
         summary = _summary(game, table_url(base, game.table_id))
         found.append(
             (
@@ -366,7 +366,8 @@ async def my_games(request: Request, limit: int = 100) -> list[MyGame]:
             continue
         if not table.moves and table.game_number > 1:
             continue  # a rematch not begun yet: the finished game is listed already
-        mark = "x" if table.x.client_hash == mine else "o"
+        x_side = (table.x.client_hash, *(m.client_hash for m in table.x_mates))
+        mark = "x" if mine in x_side else "o"
         found.append(
             (
                 table.updated_at,

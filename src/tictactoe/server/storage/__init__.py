@@ -122,6 +122,18 @@ class GameRecord:
     o_computer: bool
     level: str | None
     ended_at: float | None
+    # The cookie hashes of each side's teammates beyond the seat holder (team games).
+    x_mates: tuple[str, ...] = ()
+    o_mates: tuple[str, ...] = ()
+
+    @property
+    def x_clients(self) -> tuple[str, ...]:
+        """Every browser cookie (hash) that played X in this game."""
+        return tuple(c for c in (self.x_client_hash, *self.x_mates) if c is not None)
+
+    @property
+    def o_clients(self) -> tuple[str, ...]:
+        return tuple(c for c in (self.o_client_hash, *self.o_mates) if c is not None)
 
     @classmethod
     def ended(cls, table: TableRecord) -> GameRecord:
@@ -142,6 +154,8 @@ class GameRecord:
             o_computer=table.o.computer,
             level=table.level,
             ended_at=table.updated_at,
+            x_mates=tuple(m.client_hash for m in table.x_mates if m.client_hash is not None),
+            o_mates=tuple(m.client_hash for m in table.o_mates if m.client_hash is not None),
         )
 
 

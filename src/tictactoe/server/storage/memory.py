@@ -79,13 +79,14 @@ class MemoryStorage:
         )
 
     async def games_of_client(self, client_hash: str, limit: int) -> list[GameRecord]:
-        mine = [
-            g for g in self._games.values() if client_hash in (g.x_client_hash, g.o_client_hash)
-        ]
+        mine = [g for g in self._games.values() if client_hash in (*g.x_clients, *g.o_clients)]
         return sorted(mine, key=lambda game: game.ended_at or 0.0, reverse=True)[:limit]
 
     async def tables_of_client(self, client_hash: str, limit: int) -> list[TableRecord]:
         mine = [
-            t for t in self._tables.values() if client_hash in (t.x.client_hash, t.o.client_hash)
+            t
+            for t in self._tables.values()
+            if client_hash
+            in (t.x.client_hash, t.o.client_hash, *(m.client_hash for m in t.x_mates + t.o_mates))
         ]
         return sorted(mine, key=lambda table: table.updated_at, reverse=True)[:limit]

@@ -84,4 +84,7 @@ games = sa.Table(
     sa.Column("o_computer", sa.Boolean, nullable=False),
     sa.Column("level", sa.String(16), nullable=True),
     sa.Column("ended_at", sa.Float, nullable=True),
+    # Migration 0004: the cookie hashes of each side's teammates beyond the seat holder, by spaces.
+    sa.Column("x_mates", sa.Text, nullable=False, server_default=""),
+    sa.Column("o_mates", sa.Text, nullable=False, server_default=""),
 )

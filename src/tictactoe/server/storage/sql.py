@@ -281,6 +281,8 @@ def _game_values(table: TableRecord) -> dict[str, Any]:
         "o_computer": game.o_computer,
         "level": game.level,
         "ended_at": game.ended_at,
+        "x_mates": " ".join(game.x_mates),
+        "o_mates": " ".join(game.o_mates),
     }
 
 
@@ -301,6 +303,8 @@ def _game_from_row(row: Any) -> GameRecord:
         o_computer=bool(row.o_computer),
         level=row.level,
         ended_at=row.ended_at,
+        x_mates=tuple((row.x_mates or "").split()),
+        o_mates=tuple((row.o_mates or "").split()),
     )
 
 
@@ -483,7 +487,15 @@ def _games(connection: Connection, table_id: str) -> list[GameRecord]:
 def _games_of_client(connection: Connection, client_hash: str, limit: int) -> list[GameRecord]:
     statement = (
         games.select()
-        .where(sa.or_(games.c.x_client_hash == client_hash, games.c.o_client_hash == client_hash))
+        .where(
+            sa.or_(
+                games.c.x_client_hash == client_hash,
+                games.c.o_client_hash == client_hash,
+                # Teammates: hex hashes in a space-separated text, so no LIKE wildcards.
+                games.c.x_mates.contains(client_hash),
+                games.c.o_mates.contains(client_hash),
+            )
+        )
         .order_by(games.c.ended_at.desc())
         .limit(limit)
     )
@@ -493,7 +505,14 @@ def _games_of_client(connection: Connection, client_hash: str, limit: int) -> li
 def _tables_of_client(connection: Connection, client_hash: str, limit: int) -> list[TableRecord]:
     statement = (
         tables.select()
-        .where(sa.or_(tables.c.x_client_hash == client_hash, tables.c.o_client_hash == client_hash))
+        .where(
+            sa.or_(
+                tables.c.x_client_hash == client_hash,
+                tables.c.o_client_hash == client_hash,
+                tables.c.x_mates.contains(client_hash),
+                tables.c.o_mates.contains(client_hash),
+            )
+        )
         .order_by(tables.c.updated_at.desc())
         .limit(limit)
     )
