@@ -222,22 +222,7 @@ async def list_games(table_id: str, request: Request) -> list[GameSummary]:
     """Every game played at the table, the first first; the last one may still be going on."""
     record, earlier = await table_games(request, table_id)
     url = table_url(str(request.base_url), table_id)
-    summaries = [_summary(game, url) for game in earlier]
-    summaries.append(
-        GameSummary(
-            table_id=table_id,
-            game=record.game_number,
-            variant=record.variant,  # type: ignore[arg-type]
-            size=record.size,
-            line=record.line,
-            moves=len(record.moves),
-            result=record.result,  # type: ignore[arg-type]
-            ended_by=record.ended_by,
-            ended_at=record.updated_at if record.result is not None else None,
-            url=url,
-        )
-    )
-    return summaries
+    return [*(_summary(game, url) for game in earlier), _current_summary(record, url)]
 
 
 def _summary(game: GameRecord, url: str) -> GameSummary:
@@ -251,6 +236,22 @@ def _summary(game: GameRecord, url: str) -> GameSummary:
         result=game.result,  # type: ignore[arg-type]
         ended_by=game.ended_by,
         ended_at=game.ended_at,
+        url=url,
+    )
+
+
+def _current_summary(table: TableRecord, url: str) -> GameSummary:
+    """The table's current game, which may still be going on (then it has not ended)."""
+    return GameSummary(
+        table_id=table.id,
+        game=table.game_number,
+        variant=table.variant,  # type: ignore[arg-type]
+        size=table.size,
+        line=table.line,
+        moves=len(table.moves),
+        result=table.result,  # type: ignore[arg-type]
+        ended_by=table.ended_by,
+        ended_at=table.updated_at if table.result is not None else None,
         url=url,
     )
 
@@ -372,16 +373,7 @@ async def my_games(request: Request, limit: int = 100) -> list[MyGame]:
             (
                 table.updated_at,
                 MyGame(
-                    table_id=table.id,
-                    game=table.game_number,
-                    variant=table.variant,  # type: ignore[arg-type]
-                    size=table.size,
-                    line=table.line,
-                    moves=len(table.moves),
-                    result=table.result,  # type: ignore[arg-type]
-                    ended_by=table.ended_by,
-                    ended_at=table.updated_at if table.result is not None else None,
-                    url=table_url(base, table.id),
+                    **_current_summary(table, table_url(base, table.id)).model_dump(),
                     mark=mark,
                     opponent=table.opponent,  # type: ignore[arg-type]
                     level=table.level,
