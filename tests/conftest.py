@@ -1,5 +1,7 @@
 """Session-wide services for every test folder: a private PostgreSQL cluster and a private Redis,
-started only when a test asks for them, always stopped at the end (tests/scaleout/services.py)."""
+started only when a test asks for them, always stopped at the end (tests/scaleout/services.py).
+A test that stops and starts a service asks for one of its own (`private_postgres`,
+`private_redis`), so the tests sharing the session's service never see it go away."""
 
 from __future__ import annotations
 
@@ -9,8 +11,7 @@ import pytest
 from tests.scaleout.services import PostgresCluster, RedisServer
 
 
-@pytest.fixture(scope="session")
-def postgres() -> Iterator[PostgresCluster]:
+def _running_postgres() -> Iterator[PostgresCluster]:
     cluster = PostgresCluster()
     try:
         cluster.start()
@@ -19,14 +20,35 @@ def postgres() -> Iterator[PostgresCluster]:
         cluster.remove()
 
 
-@pytest.fixture(scope="session")
-def redis_server() -> Iterator[RedisServer]:
+def _running_redis() -> Iterator[RedisServer]:
     server = RedisServer()
     try:
         server.start()
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[PostgresCluster]:
+    yield from _running_postgres()
+
+
+@pytest.fixture(scope="session")
+def redis_server() -> Iterator[RedisServer]:
+    yield from _running_redis()
+
+
+@pytest.fixture
+def private_postgres() -> Iterator[PostgresCluster]:
+    """A cluster of this test's own, which it may stop and start."""
+    yield from _running_postgres()
+
+
+@pytest.fixture
+def private_redis() -> Iterator[RedisServer]:
+    """A redis-server of this test's own, which it may stop and start."""
+    yield from _running_redis()
 
 
 @pytest.fixture

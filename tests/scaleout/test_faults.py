@@ -6,32 +6,10 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterator
 
 import httpx
-import pytest
 from tests.scaleout.clients import Socket, Table, create_table, play_moves, socket_url
-from tests.scaleout.services import PostgresCluster, RedisServer, StartServer
-
-
-@pytest.fixture
-def private_redis() -> Iterator[RedisServer]:
-    server = RedisServer()
-    try:
-        server.start()
-        yield server
-    finally:
-        server.stop()
-
-
-@pytest.fixture
-def private_postgres() -> Iterator[PostgresCluster]:
-    cluster = PostgresCluster()
-    try:
-        cluster.start()
-        yield cluster
-    finally:
-        cluster.remove()
+from tests.scaleout.services import PostgresCluster, RedisServer, ServerProcess, StartServer
 
 
 def stored_record(cluster: PostgresCluster, database_url: str, table_id: str) -> list[str]:
@@ -48,15 +26,31 @@ def readiness(base: str) -> int:
     return httpx.get(f"{base}/readyz", timeout=10).status_code
 
 
+def wait_for_readiness(base: str, status: int, seconds: float = 10.0) -> int:
+    """Waits up to `seconds` for /readyz to answer `status`; returns the last answer."""
+    deadline = time.monotonic() + seconds
+    while (now := readiness(base)) != status and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return now
+
+
+def seat_players(
+    x_at: ServerProcess, o_at: ServerProcess
+) -> tuple[str, dict[str, str], Socket, Socket]:
+    """A new table made on X's process, with X connected there and O to the other process."""
+    table_id, tokens = create_table(x_at.base)
+    x = Socket(socket_url(x_at.ws_base, table_id, tokens["x"]))
+    o = Socket(socket_url(o_at.ws_base, table_id, tokens["o"]))
+    return table_id, tokens, x, o
+
+
 def test_sigkill_of_a_process_mid_game_loses_nothing_and_its_player_resumes_elsewhere(
     start_server: StartServer, postgres: PostgresCluster, redis_server: RedisServer
 ) -> None:
     database = postgres.new_database()
     a, b = (start_server(database, redis_server.url) for _ in range(2))
-    table_id, tokens = create_table(a.base)
+    table_id, tokens, x, o = seat_players(a, b)
     rng = random.Random(11)
-    x = Socket(socket_url(a.ws_base, table_id, tokens["x"]))
-    o = Socket(socket_url(b.ws_base, table_id, tokens["o"]))
     try:
         table = play_moves({"x": x, "o": o}, x.table_at(1), rng, count=10)
         # X sends a move and its process dies at once: the move may or may not have committed.
@@ -85,17 +79,13 @@ def test_redis_down_mid_game_degrades_to_reading_the_database_and_the_game_finis
 ) -> None:
     database = postgres.new_database()
     a, b = (start_server(database, private_redis.url) for _ in range(2))
-    table_id, tokens = create_table(a.base)
+    table_id, tokens, x, o = seat_players(a, b)
     rng = random.Random(12)
-    x = Socket(socket_url(a.ws_base, table_id, tokens["x"]))
-    o = Socket(socket_url(b.ws_base, table_id, tokens["o"]))
     try:
         table = play_moves({"x": x, "o": o}, x.table_at(1), rng, count=6)
         private_redis.stop()
-        deadline = time.monotonic() + 10
-        while readiness(a.base) != 503 and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert readiness(a.base) == 503  # the balancer is told; the process still serves
+        # The balancer is told; the process still serves.
+        assert wait_for_readiness(a.base, 503) == 503
         # X moves while Redis is away: committed, and X's own process shows it at once.
         move = rng.choice(table["legal_moves"])
         x.send({"type": "move", "move": move, "version": table["version"]})
@@ -109,10 +99,7 @@ def test_redis_down_mid_game_degrades_to_reading_the_database_and_the_game_finis
         assert after["moves"][-1] == reply
         private_redis.start()
         # Back: every process resubscribes and resyncs; play goes on through Redis again.
-        deadline = time.monotonic() + 10
-        while readiness(a.base) != 200 and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert readiness(a.base) == 200
+        assert wait_for_readiness(a.base, 200) == 200
         final = play_moves({"x": x, "o": o}, after, rng)
         assert final["result"] is not None
         assert stored_record(postgres, database, table_id) == final["moves"]
@@ -126,10 +113,8 @@ def test_postgresql_restart_mid_game_answers_503_writes_nothing_then_recovers(
 ) -> None:
     database = private_postgres.new_database()
     a, b = (start_server(database, redis_server.url) for _ in range(2))
-    table_id, tokens = create_table(a.base)
+    table_id, tokens, x, o = seat_players(a, b)
     rng = random.Random(13)
-    x = Socket(socket_url(a.ws_base, table_id, tokens["x"]))
-    o = Socket(socket_url(b.ws_base, table_id, tokens["o"]))
     try:
         table = play_moves({"x": x, "o": o}, x.table_at(1), rng, count=6)
         private_postgres.stop()

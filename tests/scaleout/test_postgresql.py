@@ -4,54 +4,17 @@ unreachable or restarts under a running store."""
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import subprocess
 import sys
-from collections.abc import Iterator
 
 import pytest
 from alembic.script import ScriptDirectory
 from tests.scaleout.services import PostgresCluster, free_port
+from tests.server.records import a_table, moved
 
-from tictactoe.server.storage import MoveRecord, SeatRecord, StorageUnavailableError, TableRecord
+from tictactoe.server.storage import StorageUnavailableError
 from tictactoe.server.storage.migrate import alembic_config
 from tictactoe.server.storage.sql import SQLStorage
-
-
-def a_table(table_id: str) -> TableRecord:
-    return TableRecord(
-        id=table_id,
-        variant="standard",
-        size=3,
-        line=3,
-        opponent="friend",
-        level=None,
-        game_number=1,
-        moves=(),
-        result=None,
-        ended_by=None,
-        version=1,
-        x=SeatRecord("a" * 64),
-        o=SeatRecord("b" * 64),
-        score_x=0,
-        score_o=0,
-        draws=0,
-        rematch_x=False,
-        rematch_o=False,
-        created_at=1.0,
-        updated_at=1.0,
-    )
-
-
-@pytest.fixture
-def private_cluster() -> Iterator[PostgresCluster]:
-    """A cluster of this test's own, which it may stop and start."""
-    cluster = PostgresCluster()
-    try:
-        cluster.start()
-        yield cluster
-    finally:
-        cluster.remove()
 
 
 async def test_processes_starting_together_migrate_once(postgres_url: str) -> None:
@@ -72,21 +35,20 @@ async def test_unreachable_database_raises_storage_unavailable() -> None:
 
 
 async def test_store_fails_clearly_while_the_database_is_down_and_recovers_after(
-    private_cluster: PostgresCluster,
+    private_postgres: PostgresCluster,
 ) -> None:
-    store = SQLStorage(private_cluster.url())
+    store = SQLStorage(private_postgres.url())
     await store.start()
     try:
         table = a_table("RestartTableRestartTab1")
         await store.create(table)
-        private_cluster.stop()
-        after = dataclasses.replace(table, moves=("b2",), version=2)
-        move = MoveRecord(table.id, 1, 1, "b2", 2.0)
+        private_postgres.stop()
+        after, move = moved(table, "b2")
         with pytest.raises(StorageUnavailableError):
             await store.save(after, expected_version=1, move=move)
         with pytest.raises(StorageUnavailableError):
             await store.load(table.id)
-        private_cluster.start()
+        private_postgres.start()
         # Nothing of the failed save was written, and the pool's dead connections are replaced.
         assert await store.load(table.id) == table
         await store.save(after, expected_version=1, move=move)

@@ -4,24 +4,13 @@ goes away and comes back costs subscribers a `RESYNC`, never silence."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable
 
 import pytest
 from tests.scaleout.services import RedisServer
 
 from tictactoe.server.pubsub import RESYNC
 from tictactoe.server.pubsub.redis import RedisPubSub
-
-
-@pytest.fixture
-def private_redis() -> Iterator[RedisServer]:
-    """A redis-server of this test's own, which it may stop and start."""
-    server = RedisServer()
-    try:
-        server.start()
-        yield server
-    finally:
-        server.stop()
 
 
 @pytest.fixture

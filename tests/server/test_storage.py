@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy.engine import Engine
+from tests.server.records import a_table, moved
 
 from tictactoe.server.storage import (
     DuplicateTableError,
@@ -40,37 +41,6 @@ async def storage(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterat
     await store.start()
     yield store
     await store.close()
-
-
-def a_table(table_id: str = "TableIdTableIdTableId1", **changes: object) -> TableRecord:
-    record = TableRecord(
-        id=table_id,
-        variant="ultimate",
-        size=9,
-        line=3,
-        opponent="friend",
-        level=None,
-        game_number=1,
-        moves=(),
-        result=None,
-        ended_by=None,
-        version=1,
-        x=SeatRecord("a" * 64, "c" * 64),
-        o=SeatRecord(),
-        score_x=0,
-        score_o=0,
-        draws=0,
-        rematch_x=False,
-        rematch_o=False,
-        created_at=1.0,
-        updated_at=1.0,
-    )
-    return dataclasses.replace(record, **changes)  # type: ignore[arg-type]
-
-
-def moved(table: TableRecord, move: str) -> tuple[TableRecord, MoveRecord]:
-    after = dataclasses.replace(table, moves=(*table.moves, move), version=table.version + 1)
-    return after, MoveRecord(table.id, table.game_number, len(after.moves), move, 2.0)
 
 
 async def test_created_table_loads_back_equal(storage: Storage) -> None:
