@@ -49,15 +49,25 @@ def wait_until_up(url: str, process: subprocess.Popen[bytes], seconds: float = 3
 
 
 @pytest.fixture(scope="session")
-def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def server_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("server")
+
+
+@pytest.fixture(scope="session")
+def database_path(server_folder: Path) -> Path:
+    """The session's server's SQLite file (a test may lock it to make the database unreachable)."""
+    return server_folder / "tables.db"
+
+
+@pytest.fixture(scope="session")
+def base_url(server_folder: Path, database_path: Path) -> Iterator[str]:
     """The address of a fresh server, on its own SQLite file, for the whole session."""
-    folder: Path = tmp_path_factory.mktemp("server")
     port = free_port()
-    log = (folder / "serve.log").open("wb")
+    log = (server_folder / "serve.log").open("wb")
     process = subprocess.Popen(
         [
             *(sys.executable, "-m", "tictactoe.cli", "serve", "--port", str(port)),
-            *("--database", f"sqlite:///{folder / 'tables.db'}"),
+            *("--database", f"sqlite:///{database_path}"),
         ],
         stdout=log,
         stderr=subprocess.STDOUT,

@@ -54,7 +54,7 @@ let cells = new Map(); // cell name → button
 let smallBoards = []; // ultimate: the 9 small board elements
 let builtFor = "";
 let rovingName = null; // the one cell in the tab order
-let pending = false; // a move is on its way: wait for the server before allowing another
+let outgoing = null; // the move on its way {move, version, tries, timer}
 let connected = false; // moves go over the socket: no playing while it is down
 let wantsBoardFocus = false;
 
@@ -166,7 +166,7 @@ function renderBoard(tbl) {
   const over = isOver(tbl);
   const ultimate = tbl.variant === "ultimate";
   const myTurn = !over && isPlayer() && tbl.turn === seat;
-  const legal = new Set(myTurn && !pending && connected ? tbl.legal_moves : []);
+  const legal = new Set(myTurn && !outgoing && connected ? tbl.legal_moves : []);
   const rows = grid(tbl);
   const lines = tbl.winning_lines ?? [];
   const winCells = new Set(ultimate ? [] : lines.flat());
@@ -487,10 +487,42 @@ function accept(next) {
   if (!previous || next.version !== previous.version) errorEl.textContent = "";
   table = next;
   clockAt = performance.now();
-  pending = false;
+  attempts = 0; // served again (an open socket alone may be closed at once)
+  const still = outgoing && next.version === outgoing.version && next.turn === seat
+    && !isOver(next) && next.legal_moves.includes(outgoing.move);
+  if (!still) dropOutgoing();
+  if (!outgoing && databaseDown) {
+    databaseDown = false;
+    connectionEl.textContent = "";
+  }
   render(next);
   const message = describeChange(previous, next);
   if (message) announce(message);
+}
+
+// A 503 (no database) to a move: say so, resend it until it lands; the same version lands once.
+let databaseDown = false;
+
+function dropOutgoing() {
+  clearTimeout(outgoing?.timer);
+  outgoing = null;
+}
+
+function resendLater(seconds) {
+  clearTimeout(outgoing.timer);
+  const wait = seconds > 0 ? seconds : Math.min(10, 2 ** outgoing.tries);
+  outgoing.tries += 1;
+  outgoing.timer = setTimeout(resend, wait * 1000 * (0.75 + Math.random() * 0.5));
+}
+
+function resend() {
+  const { move, version } = outgoing ?? {};
+  if (move && !(connected && send({ type: "move", move, version }))) resendLater(0);
+}
+
+function showDatabaseDown() {
+  databaseDown = true;
+  connectionEl.textContent = t("The server cannot reach its database: retrying…");
 }
 
 // ---- the connection -----------------------------------------------------------------------------
@@ -498,10 +530,14 @@ function accept(next) {
 let socket = null;
 let attempts = 0;
 let stopped = false;
+let lastSent = null; // what an error frame answers
 
 function errorText(status, reason) {
   if (reason === "takebacks-off") return t("Takebacks are not allowed at this table.");
-  if (status === 429) return t("Slow down: one reaction at a time.");
+  // Only the table's reaction limit gives a reason; a flood of moves or joins has none.
+  if (status === 429 && reason === "rate-limited") return t("Slow down: one reaction at a time.");
+  if (status === 429) return t("Too many requests: wait a moment.");
+  if (status === 503) return t("The server cannot reach its database: try again in a moment.");
   if (status === 403) return t("It is not your turn.");
   if (status === 409) return t("The board changed in the meantime: here is the latest position.");
   if (status === 422) return t("That move is not allowed.");
@@ -513,9 +549,8 @@ function connect() {
   const ws = new WebSocket(`${scheme}//${location.host}/api/tables/${encodeURIComponent(tableId)}/ws`);
   socket = ws;
   ws.addEventListener("open", () => {
-    attempts = 0;
     connected = true;
-    connectionEl.textContent = "";
+    if (!databaseDown) connectionEl.textContent = "";
     if (table) {
       ws.send(JSON.stringify({ type: "sync", version: table.version }));
       render(table);
@@ -530,23 +565,26 @@ function connect() {
     }
     if (message.type === "table" && message.table) accept(message.table);
     else if (message.type === "reaction" && REACTIONS[message.reaction]) showReaction(message);
-    else if (message.type === "error") {
-      pending = false;
-      errorEl.textContent = errorText(message.status, message.reason);
-      if (table) render(table);
-    }
+    else if (message.type === "error") handleError(message);
   });
   ws.addEventListener("close", (event) => {
     if (socket !== ws) return;
     socket = null;
     connected = false;
-    pending = false;
+    lastSent = null;
+    // A move refused with 503 is still wanted; one merely in flight may have landed.
+    if (!outgoing?.tries) dropOutgoing();
     // 4xxx: the server said this table is gone or refused us for good; don't hammer it.
     if (stopped || (event.code >= 4000 && event.code < 5000)) {
       if (!stopped) errorEl.textContent = t("Something went wrong. Please try again.");
       return;
     }
-    connectionEl.textContent = t("Connection lost: reconnecting…");
+    // 1013 "try again later" after a 503 frame: the database is down.
+    if (event.code === 1013 && databaseDown) showDatabaseDown();
+    else {
+      databaseDown = false;
+      connectionEl.textContent = t("Connection lost: reconnecting…");
+    }
     if (table) render(table);
     const delay = Math.min(15000, 500 * 2 ** attempts) * (0.75 + Math.random() * 0.5);
     attempts += 1;
@@ -565,9 +603,24 @@ window.addEventListener("pageshow", (event) => {
   if (!socket) connect();
 });
 
+function handleError(message) {
+  const { status } = message;
+  const answered = lastSent;
+  const forMove = outgoing && answered === "move";
+  lastSent = null;
+  if (forMove && (status === 503 || (status === 429 && outgoing.tries))) {
+    resendLater(Number(message.retry_after) || 0);
+  } else if (forMove) dropOutgoing();
+  // A 503 answering nothing: on connecting; the socket closes (1013) and reconnects.
+  if (status === 503 && (forMove || !answered)) showDatabaseDown();
+  else errorEl.textContent = errorText(status, message.reason);
+  if (table) render(table);
+}
+
 function send(message) {
   if (socket && socket.readyState === WebSocket.OPEN) {
     socket.send(JSON.stringify(message));
+    lastSent = message.type;
     return true;
   }
   errorEl.textContent = t("Connection lost: reconnecting…");
@@ -576,9 +629,9 @@ function send(message) {
 
 boardEl.addEventListener("click", (event) => {
   const button = event.target.closest("button[data-move]");
-  if (!button || button.disabled || !table || pending) return;
+  if (!button || button.disabled || !table || outgoing) return;
   if (send({ type: "move", move: button.dataset.move, version: table.version })) {
-    pending = true;
+    outgoing = { move: button.dataset.move, version: table.version, tries: 0, timer: null };
     rovingName = button.dataset.move;
     preview(null);
     render(table);
@@ -637,6 +690,7 @@ joinButton.addEventListener("click", async () => {
       return;
     }
     errorEl.textContent = response.status === 409 ? t("That seat has just been taken.")
+      : [429, 503].includes(response.status) ? errorText(response.status, null)
       : t("Something went wrong. Please try again.");
   } catch {
     errorEl.textContent = t("Something went wrong. Please try again.");

@@ -1,0 +1,149 @@
+"""The table page when the server can't do what it is asked: the database unreachable (503, or the
+socket closed with 1013 "try again later") and too many requests (429). The page says which, and a
+move the database could not store is sent again until it lands, exactly once."""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import BrowserContext, Page, WebSocketRoute, expect
+
+NewContext = Callable[..., BrowserContext]
+
+DATABASE_DOWN = "The server cannot reach its database: retrying…"
+
+
+def create_table(context: BrowserContext) -> Page:
+    """A 3×3 table against a friend, where the creator plays X and moves first."""
+    page = context.new_page()
+    page.goto("/")
+    form = page.locator("form[data-create-table]")
+    form.locator("input[name=variant][value=standard]").check()
+    form.locator("input[name=opponent][value=friend]").check()
+    form.locator("input[name=first][value=me]").check()
+    form.locator("button[type=submit]").click()
+    page.wait_for_url(re.compile(r"/t/[\w-]+$"))
+    return page
+
+
+def join(context: BrowserContext, url: str) -> Page:
+    page = context.new_page()
+    page.goto(url)
+    page.locator("[data-join]").click()
+    expect(page.locator("[data-board]")).to_have_attribute("data-seat", "o")
+    return page
+
+
+def moves_of(page: Page) -> list[str]:
+    table_id = page.url.rsplit("/", 1)[1]
+    response = page.request.get(f"/api/tables/{table_id}")
+    assert response.ok
+    table: dict[str, Any] = response.json()
+    return list(table["moves"])
+
+
+def test_a_move_made_while_the_database_is_unreachable_says_so_and_lands_once_it_is_back(
+    new_context: NewContext, database_path: Path
+) -> None:
+    alice = create_table(new_context())
+    bob = join(new_context(), alice.url)
+    centre = "[data-board] button[data-move='b2']"
+    expect(alice.locator(centre)).to_be_enabled()
+
+    # Another process holds SQLite's write lock longer than the server waits for it: to the server
+    # that is the database being unreachable (503, nothing written). Reads still work.
+    blocker = sqlite3.connect(database_path, isolation_level=None)
+    try:
+        blocker.execute("BEGIN IMMEDIATE")
+        alice.locator(centre).click()
+        expect(alice.locator("[data-connection]")).to_have_text(DATABASE_DOWN, timeout=20_000)
+        expect(alice.locator(centre)).to_have_text("")
+        expect(alice.locator("[data-board] button[data-move]:enabled")).to_have_count(0)
+        assert moves_of(bob) == []
+    finally:
+        blocker.execute("ROLLBACK")
+        blocker.close()
+
+    # The page sends the same move again by itself; it lands once, and the game goes on.
+    expect(bob.locator(centre)).to_have_text("X", timeout=20_000)
+    expect(alice.locator(centre)).to_have_text("X")
+    expect(alice.locator("[data-connection]")).to_be_hidden()
+    expect(alice.locator("[data-board]")).to_have_attribute("data-turn", "o")
+    bob.locator("[data-board] button[data-move='a1']").click()
+    expect(alice.locator("[data-move='a1']")).to_have_text("O")
+    assert moves_of(alice) == ["b2", "a1"]
+
+
+def test_a_socket_closed_to_try_again_later_says_the_database_is_unreachable_and_reconnects(
+    new_context: NewContext,
+) -> None:
+    alice = create_table(new_context())
+    bob = new_context().new_page()
+    down = {"now": False}
+    routes: list[WebSocketRoute] = []
+
+    def route(socket: WebSocketRoute) -> None:
+        # While the database is "down" the page's socket reaches no server: the test answers it.
+        if not down["now"]:
+            socket.connect_to_server()
+        routes.append(socket)
+
+    bob.route_web_socket(re.compile(r"/ws$"), route)
+    bob.goto(alice.url)
+    bob.locator("[data-join]").click()
+    expect(bob.locator("[data-board]")).to_have_attribute("data-seat", "o")
+
+    down["now"] = True
+    connections = len(routes)
+    routes[-1].close()
+    for _ in range(100):  # the back-off's first retry comes within a second
+        if len(routes) > connections:
+            break
+        bob.wait_for_timeout(50)
+    assert len(routes) > connections, "the page did not reconnect"
+    # What the server does when it cannot load the table: a 503 frame, then close 1013.
+    routes[-1].send(json.dumps({"type": "error", "status": 503, "message": "unreachable"}))
+    routes[-1].close(code=1013, reason="try again later")
+    expect(bob.locator("[data-connection]")).to_have_text(DATABASE_DOWN)
+    expect(bob.locator("[data-error]")).to_be_hidden()
+    alice.locator("[data-board] button[data-move='b2']").click()
+    down["now"] = False
+    expect(bob.locator("[data-move='b2']")).to_have_text("X", timeout=20_000)
+    expect(bob.locator("[data-connection]")).to_be_hidden()
+
+
+def test_too_many_moves_and_too_many_reactions_are_told_apart(new_context: NewContext) -> None:
+    alice = create_table(new_context())
+    join(new_context(), alice.url)
+    flooded = {"now": False}
+
+    def route(socket: WebSocketRoute) -> None:
+        server = socket.connect_to_server()
+
+        def from_page(message: str | bytes) -> None:
+            # The server's per-address move limit, answered as the rate-limit middleware does.
+            if flooded["now"] and '"move"' in str(message):
+                frame = {"type": "error", "status": 429, "message": "too many messages: wait 1 s"}
+                socket.send(json.dumps({**frame, "retry_after": 1.0}))
+            else:
+                server.send(message)
+
+        socket.on_message(from_page)
+
+    alice.route_web_socket(re.compile(r"/ws$"), route)
+    alice.reload()
+    expect(alice.locator("[data-board] button[data-move='b2']")).to_be_enabled()
+    flooded["now"] = True
+    alice.locator("[data-board] button[data-move='b2']").click()
+    expect(alice.locator("[data-error]")).to_have_text("Too many requests: wait a moment.")
+    expect(alice.locator("[data-board] button[data-move='b2']")).to_be_enabled()  # play again
+
+    # The table's own limit on reactions (a burst of three) keeps its own words.
+    for _ in range(4):
+        alice.locator("button[data-reaction='wow']").click()
+    expect(alice.locator("[data-error]")).to_have_text("Slow down: one reaction at a time.")
