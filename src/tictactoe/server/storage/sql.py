@@ -484,18 +484,22 @@ def _games(connection: Connection, table_id: str) -> list[GameRecord]:
     return [_game_from_row(row) for row in connection.execute(statement)]
 
 
+def _seated(source: sa.Table, client_hash: str) -> sa.ColumnElement[bool]:
+    """Rows where this browser sat at either side, in the seat or as a teammate."""
+    columns = source.c
+    return sa.or_(
+        columns.x_client_hash == client_hash,
+        columns.o_client_hash == client_hash,
+        # Teammates: hex hashes in a space-separated text, so no LIKE wildcards.
+        columns.x_mates.contains(client_hash),
+        columns.o_mates.contains(client_hash),
+    )
+
+
 def _games_of_client(connection: Connection, client_hash: str, limit: int) -> list[GameRecord]:
     statement = (
         games.select()
-        .where(
-            sa.or_(
-                games.c.x_client_hash == client_hash,
-                games.c.o_client_hash == client_hash,
-                # Teammates: hex hashes in a space-separated text, so no LIKE wildcards.
-                games.c.x_mates.contains(client_hash),
-                games.c.o_mates.contains(client_hash),
-            )
-        )
+        .where(_seated(games, client_hash))
         .order_by(games.c.ended_at.desc())
         .limit(limit)
     )
@@ -505,14 +509,7 @@ def _games_of_client(connection: Connection, client_hash: str, limit: int) -> li
 def _tables_of_client(connection: Connection, client_hash: str, limit: int) -> list[TableRecord]:
     statement = (
         tables.select()
-        .where(
-            sa.or_(
-                tables.c.x_client_hash == client_hash,
-                tables.c.o_client_hash == client_hash,
-                tables.c.x_mates.contains(client_hash),
-                tables.c.o_mates.contains(client_hash),
-            )
-        )
+        .where(_seated(tables, client_hash))
         .order_by(tables.c.updated_at.desc())
         .limit(limit)
     )
