@@ -132,10 +132,15 @@ class SharedPresence:
             if not self._here or self._client is None:
                 continue
             now = self._clock()
+            # One ZADD and one EXPIRE per table (not per person): at 1 000 tables this was
+            # ~7% of a flooded process's time, command by command.
+            people: dict[str, dict[str, float]] = {}
+            for table_id, person in self._here:
+                people.setdefault(table_id, {})[self._member(person)] = now
             try:
                 async with self._client.pipeline(transaction=False) as pipe:
-                    for table_id, person in self._here:
-                        pipe.zadd(_members(table_id), {self._member(person): now})
+                    for table_id, vouched in people.items():
+                        pipe.zadd(_members(table_id), vouched)
                         pipe.expire(_members(table_id), int(self._ttl * 4))
                     await pipe.execute()
             except (RedisError, OSError) as error:

@@ -641,6 +641,15 @@ class Table:
         """Learns who is connected through the other processes (scale-out)."""
         if self._presence is None:
             return
+        seated = [
+            holder.token_hash
+            for mark in MARKS
+            for holder in members(self.record, mark)
+            if holder.token_hash is not None
+        ]
+        if seated and all(self._sockets.get(person) for person in seated):
+            # Everyone seated has a socket here: what other processes see changes nothing.
+            return
         seen = await self._presence.seen(self.id)
         if seen != self._seen:
             self._seen = seen

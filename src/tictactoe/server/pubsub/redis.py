@@ -42,6 +42,9 @@ class RedisPubSub:
         self._connected = asyncio.Event()
         # Messages may have been lost since the listener last connected: resync when it is back.
         self._missed = False
+        # Publications waiting for the batch on its way to go out (see `publish`).
+        self._outbox: list[tuple[str, str, asyncio.Future[None]]] = []
+        self._sender: asyncio.Future[None] | None = None
 
     @property
     def connected(self) -> bool:
@@ -59,6 +62,10 @@ class RedisPubSub:
             await asyncio.wait_for(self._connected.wait(), timeout=3.0)
 
     async def close(self) -> None:
+        if self._sender is not None:
+            self._sender.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._sender
         if self._reader is not None:
             self._reader.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -77,13 +84,45 @@ class RedisPubSub:
         await self._client.ping()
 
     async def publish(self, channel: str, message: str) -> None:
+        """Returns once Redis has the message (or, failing that, this process's subscribers).
+
+        Publications go out pipelined: whatever is published while one batch is on its way to
+        Redis waits, and goes as the next batch in one write and one read of all the replies,
+        in publication order. One connection, one round trip per batch rather than per message
+        (a flooded process spent ~10% of its time on separate PUBLISH round trips)."""
         assert self._client is not None, "RedisPubSub.start() has not been called"
+        done = asyncio.get_running_loop().create_future()
+        self._outbox.append((channel, message, done))
+        if self._sender is None:
+            self._sender = asyncio.ensure_future(self._send_batches())
+        await done
+
+    async def _send_batches(self) -> None:
         try:
-            await self._client.publish(channel, message)
-        except (RedisError, OSError) as error:
-            log.warning("redis publish failed (%s): delivering here, resync elsewhere", error)
-            self._missed = True
-            self._deliver(channel, message)
+            while self._outbox:
+                batch, self._outbox = self._outbox, []
+                try:
+                    assert self._client is not None
+                    async with self._client.pipeline(transaction=False) as pipe:
+                        for channel, message, _ in batch:
+                            pipe.publish(channel, message)
+                        await pipe.execute()
+                except (RedisError, OSError) as error:
+                    log.warning(
+                        "redis publish failed (%s): delivering here, resync elsewhere", error
+                    )
+                    self._missed = True
+                    for channel, message, _ in batch:
+                        self._deliver(channel, message)
+                for _, _, done in batch:
+                    if not done.done():
+                        done.set_result(None)
+        finally:
+            self._sender = None
+            for _, _, done in self._outbox:  # cancelled (closing): nobody waits in vain
+                if not done.done():
+                    done.set_result(None)
+            self._outbox = []
 
     async def subscribe(self, channel: str, callback: Callback) -> Unsubscribe:
         callbacks = self._callbacks.setdefault(channel, [])
