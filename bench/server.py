@@ -138,11 +138,25 @@ class ServerPlayer:
         self.pending = None
         # Whatever arrived between rounds is stale: ask for the table as it is now.
         await self.ws.send('{"type":"sync"}')
+        table: dict[str, Any] | None = None
         async for text in self.ws:
             message = json.loads(text)
-            if message["type"] != "table":
+            if message["type"] == "table":
+                table = message["table"]
+            elif message["type"] == "moved":
+                # A move's small frame: applied to the table it follows, else ask for the table.
+                if table is None or message["previous"] != table["version"]:
+                    if table is None or message["version"] > table["version"]:
+                        await self.ws.send('{"type":"sync"}')
+                    continue
+                table = {
+                    **table,
+                    **message["changes"],
+                    "version": message["version"],
+                    "moves": [*table["moves"], message["move"]],
+                }
+            else:
                 continue
-            table = message["table"]
             game, ply = table["game"], len(table["moves"])
             # Marks swap at every rematch; the seat token follows the person.
             mark = self.first_mark if game % 2 else ("o" if self.first_mark == "x" else "x")

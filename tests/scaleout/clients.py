@@ -15,6 +15,8 @@ import httpx
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
+from tictactoe.engine.bot_command import follow_move
+
 Table = dict[str, Any]
 
 
@@ -35,6 +37,15 @@ class Socket:
         try:
             for text in self.connection:
                 message = json.loads(text)
+                if message.get("type") == "moved":
+                    # A move's small frame: the table it follows, moved on (as the page does);
+                    # after a gap, the whole table is asked for.
+                    followed = follow_move(self.tables[-1] if self.tables else None, message)
+                    if followed is None:
+                        self.connection.send('{"type":"sync"}')
+                    else:
+                        self.messages.put(message)
+                        message = {"type": "table", "table": followed, "followed": True}
                 if message.get("type") == "table":
                     self.tables.append(message["table"])
                 elif message.get("type") == "error":

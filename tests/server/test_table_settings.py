@@ -9,6 +9,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from starlette.testclient import TestClient
+from tests.server.following import next_table
 
 Frame = dict[str, Any]
 
@@ -37,8 +38,7 @@ def receive_until(ws: Any, wanted: Callable[[Frame], bool], limit: int = 20) -> 
 
 
 def table_frame(ws: Any, wanted: Callable[[Frame], bool] = lambda t: True) -> Frame:
-    table: Frame = receive_until(ws, lambda m: m["type"] == "table" and wanted(m["table"]))["table"]
-    return table
+    return next_table(ws, wanted)
 
 
 def error(ws: Any) -> Frame:

@@ -9,6 +9,7 @@ from typing import Any
 
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
+from tests.server.following import next_table
 
 from tictactoe.server.app import create_app
 from tictactoe.server.settings import Settings
@@ -26,9 +27,7 @@ def receive_until(ws: Any, wanted: Callable[[Frame], bool], limit: int = 10) -> 
 
 
 def table_frame(ws: Any, wanted: Callable[[Frame], bool] = lambda t: True) -> Frame:
-    message = receive_until(ws, lambda m: m["type"] == "table" and wanted(m["table"]))
-    table: Frame = message["table"]
-    return table
+    return next_table(ws, wanted)
 
 
 def error(ws: Any) -> Frame:

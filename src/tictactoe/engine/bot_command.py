@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 if TYPE_CHECKING:
@@ -132,6 +132,27 @@ class BotProgram:
             await process.wait()
 
 
+def follow_move(table: dict[str, Any] | None, frame: dict[str, Any]) -> dict[str, Any] | None:
+    """The table after a `moved` frame, or None if the frame does not follow this table's
+    version (then the client asks for the whole table with `sync`).
+
+    >>> table = {"version": 3, "moves": ["e5"], "record": "e5", "turn": "o"}
+    >>> frame = {"type": "moved", "version": 4, "previous": 3, "move": "e4",
+    ...          "changes": {"turn": "x"}}
+    >>> follow_move(table, frame)
+    {'version': 4, 'moves': ['e5', 'e4'], 'record': 'e5 e4', 'turn': 'x'}
+    >>> follow_move(table, {**frame, "previous": 2}) is None
+    True
+    """
+    if table is None or frame.get("previous") != table["version"]:
+        return None
+    moves = [*table["moves"], frame["move"]]
+    followed = {**table, **frame["changes"], "version": frame["version"], "moves": moves}
+    followed["record"] = " ".join(moves)
+    followed.pop("can_claim_win", None)  # no move leaves a claim standing
+    return followed
+
+
 async def play_at_table(url: str, command: list[str], games: int) -> list[str]:
     """Take the free seat at `url` and play `games` games with `command`; return each game's
     result from the bot's side ("win", "loss" or "draw")."""
@@ -159,6 +180,7 @@ async def play_at_table(url: str, command: list[str], games: int) -> list[str]:
     playing: int | None = None  # the game number the bot process is playing
     asked: dict[tuple[int, int], str] = {}  # (game, ply) → the bot's answer, asked once
     sent_version = -1  # a frame can repeat a version (presence changes): send a move once
+    table: dict[str, Any] | None = None
     try:
         async with websockets.connect(ws_url) as socket:
             async for text in socket:
@@ -166,9 +188,18 @@ async def play_at_table(url: str, command: list[str], games: int) -> list[str]:
                 if message.get("type") == "error":
                     say(f"refused: {message.get('message')}")
                     continue
-                if message.get("type") != "table":
+                if message.get("type") == "moved":
+                    followed = follow_move(table, message)
+                    if followed is None:
+                        # Frames were missed (or this one is old): ask for the whole table.
+                        if table is None or message["version"] > table["version"]:
+                            await socket.send(json.dumps({"type": "sync"}))
+                        continue
+                    table = followed
+                elif message.get("type") == "table":
+                    table = message["table"]
+                else:
                     continue
-                table = message["table"]
                 if table["variant"] != "ultimate":
                     raise SystemExit("tictactoe bot: bots play ultimate tables only")
                 game = int(table["game"])

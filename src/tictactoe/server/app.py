@@ -74,7 +74,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(
         title="Tic-Tac-Toe tables",
         version=_version(),
-        description="Play Tic-Tac-Toe and Ultimate Tic-Tac-Toe with a friend by link.",
+        description="Play Tic-Tac-Toe and Ultimate Tic-Tac-Toe with a friend by link.\n"
+        + websocket.MESSAGES,
         lifespan=lifespan,
     )
     # Outermost last: proxy headers first (the client's real address and scheme), then the

@@ -35,7 +35,13 @@ from tictactoe.server.storage import (
     TakenBack,
 )
 from tictactoe.server.takeback import plies_to_undo, taken_back
-from tictactoe.server.view import encode_envelope, frame_for_person, table_json
+from tictactoe.server.view import (
+    encode_envelope,
+    frame_for_person,
+    moved_frame,
+    seats_json,
+    table_json,
+)
 
 log = logging.getLogger(__name__)
 
@@ -255,6 +261,9 @@ class Table:
         self._loaded_at = now
         self._envelope: str | None = None
         self._envelope_at = now
+        # The `seats` of the last frame published, so a `moved` frame carries them only when
+        # they changed.
+        self._seats_sent: str | None = None
         self._claim_timer: asyncio.TimerHandle | None = None
         self._flag_timer: asyncio.TimerHandle | None = None
         self._reactions = TokenBuckets(rate=0.5, burst=3, clock=clock)
@@ -423,8 +432,12 @@ class Table:
             raise Refused(
                 503, "the database is unreachable right now; nothing changed, try again"
             ) from None
+        previous = self.record.version
         self._adopt(record)
-        await self._publish()
+        if move is not None:
+            await self._publish_move(move.move, previous)
+        else:
+            await self._publish()
         return events, move is not None
 
     def _decide(
@@ -704,7 +717,25 @@ class Table:
     # -- after a change --
 
     async def _publish(self) -> None:
-        await self._pubsub.publish(channel_of(self.id), self.envelope())
+        """Publishes the whole table (every change but a move)."""
+        envelope = self.envelope()
+        self._seats_sent = _dumps(seats_json(self))
+        await self._pubsub.publish(channel_of(self.id), envelope)
+
+    async def _publish_move(self, move: str, previous_version: int) -> None:
+        """Publishes a move as a small `moved` frame, the same bytes for every socket (the
+        whole table goes to a socket only when it connects or asks, see `moved_frame`)."""
+        claim = self.claim_possible_at()
+        if claim is not None and claim[1] <= self._clock():
+            # Someone may claim at once (a frame for that player alone): the whole table.
+            await self._publish()
+            return
+        seats = seats_json(self)
+        seats_text = _dumps(seats)
+        changed = seats_text != self._seats_sent
+        self._seats_sent = seats_text
+        frame = moved_frame(self, move, previous_version, seats if changed else None)
+        await self._pubsub.publish(channel_of(self.id), encode_envelope(frame, None, None, None))
 
     def _after_change(self) -> None:
         self._schedule_claim_frame()

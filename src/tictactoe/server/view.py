@@ -9,6 +9,7 @@ token hash (or `-` × 16), then the frame.
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
@@ -30,12 +31,9 @@ def table_url(base_url: str, table_id: str) -> str:
     return f"{base_url.rstrip('/')}/t/{table_id}"
 
 
-def table_json(table: Table, base_url: str) -> dict[str, Any]:
-    """The table as JSON (see SERVER_API.md), from its record, its game and who is connected."""
-    record, game = table.record, table.game
-    over = record.result is not None
-    legal = [] if over else game.legal_moves()
-    ultimate = record.variant == "ultimate"
+def seats_json(table: Table) -> dict[str, Any]:
+    """The table's `seats`: who sits where and who is connected."""
+    record = table.record
     seats: dict[str, Any] = {}
     for mark in MARKS:
         holder = record.x if mark == "x" else record.o
@@ -56,6 +54,12 @@ def table_json(table: Table, base_url: str) -> dict[str, Any]:
                 for member in side
             ]
         seats[mark] = entry
+    return seats
+
+
+def table_json(table: Table, base_url: str) -> dict[str, Any]:
+    """The table as JSON (see SERVER_API.md), from its record, its game and who is connected."""
+    record = table.record
     return {
         "id": record.id,
         "url": table_url(base_url, record.id),
@@ -65,9 +69,27 @@ def table_json(table: Table, base_url: str) -> dict[str, Any]:
         "opponent": record.opponent,
         "level": record.level,
         "game": record.game_number,
-        "record": game.record,
+        "record": table.game.record,
         "start_position": record.start_position,
-        "moves": list(game.moves),
+        "moves": list(table.game.moves),
+        **move_changes(table),
+        "version": record.version,
+        "seats": seats_json(table),
+        "rematch": {"x": record.rematch_x, "o": record.rematch_o},
+        "teams": record.teams,
+        "takebacks": record.takebacks,
+        "private": record.private,
+    }
+
+
+def move_changes(table: Table) -> dict[str, Any]:
+    """Every field of the table JSON that a move may change, besides `moves`, `record`,
+    `version` and `seats` (a `moved` frame carries those its own way)."""
+    record, game = table.record, table.game
+    over = record.result is not None
+    legal = [] if over else game.legal_moves()
+    ultimate = record.variant == "ultimate"
+    return {
         "last_move": game.last_move,
         "position": game.position(),
         "turn": game.turn,
@@ -82,16 +104,31 @@ def table_json(table: Table, base_url: str) -> dict[str, Any]:
         ),
         "winning_lines": [list(line) for line in game.winning_lines()],
         "ended_by": record.ended_by,
-        "version": record.version,
-        "seats": seats,
-        "rematch": {"x": record.rematch_x, "o": record.rematch_o},
         "score": {"x": record.score_x, "o": record.score_o, "draws": record.draws},
-        "teams": record.teams,
-        "takebacks": record.takebacks,
         "takeback_asked_by": record.takeback_by,
-        "private": record.private,
         "clock": table.clock.json(),
     }
+
+
+def moved_frame(
+    table: Table, move: str, previous_version: int, seats: dict[str, Any] | None
+) -> str:
+    """The frame after a move: the table's new `version`, the `previous` one it follows, the
+    `move` (appended to `moves` and `record`), and the `changes`: the fields of the table JSON
+    that the move may have changed, with `seats` only if given (they changed). Applied to the
+    table of version `previous`, it gives the table of `version` (less `can_claim_win`, which no
+    move leaves standing); a client at another version asks for the table (`sync`)."""
+    changes = move_changes(table)
+    if seats is not None:
+        changes["seats"] = seats
+    body = {
+        "type": "moved",
+        "version": table.record.version,
+        "previous": previous_version,
+        "move": move,
+        "changes": changes,
+    }
+    return json.dumps(body, separators=(",", ":"))
 
 
 def encode_envelope(

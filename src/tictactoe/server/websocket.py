@@ -1,12 +1,7 @@
-"""The table's WebSocket (`/api/tables/{id}/ws`): the messages of SERVER_API.md, in one place.
-
-server → client: `{"type": "table", "table": {...}}` at once and after every change;
-`{"type": "error", "status", "reason"?, "message"}` for a refused message; `{"type": "pong"}`.
-client → server: `move` (`move`, `version`?), `resign`, `rematch`, `claim`, `takeback`,
-`accept-takeback`, `decline-takeback`, `react` (`reaction`), `sync` (`version`), `auth` (`token`),
-`ping`. Players' quick reactions reach everyone as `{"type": "reaction", "reaction", "side"}`.
-A player is known by `?token=`, an `auth` message, or the browser's `ttt_client` cookie; anyone
-else watches, unless the table is private (then: an error frame with status 409, and close).
+"""The table's WebSocket (`/api/tables/{id}/ws`): its messages, both ways, listed in `MESSAGES`
+(shown at /docs). A player is known by `?token=`, an `auth` message, or the browser's `ttt_client`
+cookie; anyone else watches, unless the table is private (then: an error frame with status 409,
+and close).
 """
 
 from __future__ import annotations
@@ -32,6 +27,38 @@ from tictactoe.server.table import (
 )
 
 router = APIRouter()
+
+MESSAGES = """
+### The table's WebSocket: `GET /api/tables/{id}/ws`
+
+Every message is a JSON object with a `type`.
+
+Server → client:
+
+- `table` (`table`, as `GET /api/tables/{id}`): on connecting, after every change but a move,
+  and in answer to `sync`.
+- `moved` (`version`, `previous`, `move`, `changes`): after a move, the same bytes for every
+  socket of the table. Applied to the table at version `previous`: append `move` to `moves` and
+  `record`, take each field of `changes` (`last_move`, `position`, `turn`, `result`, `ended_by`,
+  `legal_moves`, `boards`, `sent_to`, `sends_to`, `winning_lines`, `score`,
+  `takeback_asked_by`, `clock`; `seats` only when they changed), set `version`, and drop
+  `can_claim_win`. A client at another version than `previous` sends `sync`.
+- `reaction` (`reaction`, `side`, `version`): a player's quick reaction.
+- `error` (`status`, `message`, `reason`?): a message refused, with the statuses of the HTTP
+  API; a `409` is followed by the `table`.
+- `pong`: answers `ping`.
+
+Client → server:
+
+- `move` (`move`, `version`?): plays a move (`409` if `version` is not the table's).
+- `resign`, `rematch`, `claim`, `takeback`, `accept-takeback`, `decline-takeback`: as the HTTP
+  API.
+- `react` (`reaction`): one of `good-move`, `wow`, `good-game`, `oops`, `thinking`.
+- `sync` (`version`?, the last one the client has): asks for the whole table (after a gap in
+  versions, or on reconnecting).
+- `auth` (`token`): plays the seat of that token on this socket.
+- `ping`: asks for a `pong`.
+"""
 
 
 def error_frame(status: int, message: str, reason: str | None = None) -> str:
@@ -92,7 +119,7 @@ class TableSocket:
                 raise Refused(400, 'a react message needs "reaction", e.g. "good-move"')
             await self.table.react(reaction, person)
         elif kind == "sync":
-            # Every frame is the full table, so catching up is one frame whatever was missed.
+            # The whole table: one frame catches up whatever was missed.
             if self.table.shared:
                 await self.table.refresh()  # another process may have changed it
             self.connection.send(self.table.frame_for(person))

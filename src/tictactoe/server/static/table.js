@@ -500,6 +500,21 @@ function accept(next) {
   if (message) announce(message);
 }
 
+// After a move the server sends only what changed, for the version it follows. A gap (frames
+// missed, e.g. while reconnecting) asks for the whole table instead.
+function followMove(frame) {
+  if (!table || frame.previous !== table.version) {
+    if (!table || frame.version > table.version) {
+      socket?.send(JSON.stringify({ type: "sync", version: table?.version ?? 0 }));
+    }
+    return;
+  }
+  const moves = [...table.moves, frame.move];
+  const next = { ...table, ...frame.changes, version: frame.version, moves, record: moves.join(" ") };
+  delete next.can_claim_win; // no move leaves a claim standing
+  accept(next);
+}
+
 // A 503 (no database) to a move: say so, resend it until it lands; the same version lands once.
 let databaseDown = false;
 
@@ -564,6 +579,7 @@ function connect() {
       return;
     }
     if (message.type === "table" && message.table) accept(message.table);
+    else if (message.type === "moved") followMove(message);
     else if (message.type === "reaction" && REACTIONS[message.reaction]) showReaction(message);
     else if (message.type === "error") handleError(message);
   });

@@ -1,0 +1,86 @@
+"""The frames after a move: one small `moved` frame, the same bytes for every socket of the
+table, which a client applies to the table it has; a client that missed frames asks for the
+whole table (`sync`) and ends with the same table as the server."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from tests.server.following import follow, next_table
+
+
+def socket_url(players: Any, mark: str | None = None) -> str:
+    url = f"/api/tables/{players.id}/ws"
+    return url if mark is None else f"{url}?token={players.tokens[mark]}"
+
+
+def next_moved_text(ws: Any) -> str:
+    """The text of the next `moved` frame, exactly as it came (whole tables are skipped)."""
+    for _ in range(20):
+        text: str = ws.receive_text()
+        if json.loads(text)["type"] == "moved":
+            return text
+    raise AssertionError("no moved frame")
+
+
+def test_a_move_is_one_small_frame_the_same_bytes_for_every_socket(
+    players: Any, as_browser: Any
+) -> None:
+    client = players.client
+    with (
+        client.websocket_connect(socket_url(players, "x")) as x,
+        client.websocket_connect(socket_url(players, "o")) as o,
+        as_browser(client),
+        client.websocket_connect(socket_url(players)) as watcher,
+    ):
+        whole = json.dumps({"type": "table", "table": next_table(watcher)}, separators=(",", ":"))
+        x.send_json({"type": "move", "move": "e5"})
+        texts = [next_moved_text(ws) for ws in (x, o, watcher)]
+    assert texts[0] == texts[1] == texts[2]
+    frame = json.loads(texts[0])
+    assert frame["move"] == "e5" and frame["version"] == frame["previous"] + 1
+    assert frame["changes"]["turn"] == "o" and frame["changes"]["sent_to"] == 4
+    assert "seats" not in frame["changes"]  # nobody came or went
+    assert len(texts[0]) * 3 < len(whole), (len(texts[0]), len(whole))
+
+
+def test_each_moved_frame_brings_a_client_to_the_servers_table(
+    players: Any, as_browser: Any
+) -> None:
+    with as_browser(players.client), players.client.websocket_connect(socket_url(players)) as ws:
+        next_table(ws)
+        for move, mark in zip("e5 e4 e2 e6".split(), "xoxo", strict=True):
+            players.move(mark, move)
+            followed = next_table(ws, lambda t, move=move: t["moves"][-1:] == [move])
+            assert followed == players.table()
+
+
+def test_a_client_that_missed_frames_resyncs_and_ends_with_the_servers_table(
+    players: Any, as_browser: Any
+) -> None:
+    with as_browser(players.client), players.client.websocket_connect(socket_url(players)) as ws:
+        start = next_table(ws)
+        players.play("e5 e4 e2")
+        # The client misses the first two frames (as if they were lost on the way) ...
+        for _ in range(2):
+            assert ws.receive_json()["type"] == "moved"
+        third = ws.receive_json()
+        assert third["previous"] == start["version"] + 2
+        # ... so the third does not follow its table: it asks for the whole table.
+        assert follow(ws, third) is None
+        whole = next_table(ws)
+        assert whole["record"] == "e5 e4 e2" and whole["version"] == third["version"]
+        players.play("e6 e8")
+        assert next_table(ws, lambda t: t["record"].endswith("e8")) == players.table()
+    assert ws.last_table["moves"] == ["e5", "e4", "e2", "e6", "e8"]
+
+
+def test_the_end_of_a_game_and_the_score_come_in_the_moved_frame(new_players: Any) -> None:
+    players = new_players(variant="standard", size=3)
+    with players.client.websocket_connect(socket_url(players, "o")) as o:
+        next_table(o)
+        players.play("a1 b1 a2 b2 a3")
+        over = next_table(o, lambda t: t["result"] is not None)
+    assert (over["result"], over["ended_by"], over["score"]["x"]) == ("x", "line", 1)
+    assert over == players.table()
