@@ -82,5 +82,5 @@ def test_the_end_of_a_game_and_the_score_come_in_the_moved_frame(new_players: An
         next_table(o)
         players.play("a1 b1 a2 b2 a3")
         over = next_table(o, lambda t: t["result"] is not None)
+        assert over == players.table()
     assert (over["result"], over["ended_by"], over["score"]["x"]) == ("x", "line", 1)
-    assert over == players.table()
