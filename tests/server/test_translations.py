@@ -1,7 +1,7 @@
 """The translation catalogs: the template (messages.pot) holds every string the pages use; every
-catalog present is offered in the language menu, holds every message of the template (with its
-context), keeps the placeholders of its English source (`%(n)s` in templates, `{mark}` in the page
-scripts' strings), and has the plural forms its `Plural-Forms` header promises.
+language of the menu has a catalog, and every catalog present holds every message of the template
+(with its context), keeps the placeholders of its English source (`%(n)s` in templates, `{mark}`
+in the page scripts' strings), and has the plural forms its `Plural-Forms` header promises.
 
 The tests run over whatever catalogs exist, so a new language is checked as soon as it lands."""
 
@@ -23,6 +23,9 @@ from tictactoe.server.templating import LANGUAGES, LOCALES_DIR, TEMPLATES_DIR, t
 PLACEHOLDER = re.compile(r"%\(\w+\)s|\{\w+\}")
 CATALOGS = sorted(path.parent.parent.name for path in LOCALES_DIR.glob("*/LC_MESSAGES/*.po"))
 Key = tuple[str | None, str | tuple[str, ...]]
+# The locale whose plural rule a catalog follows, where the code alone is ambiguous: the site's
+# Portuguese is Brazilian (one form for 0 and 1).
+PLURAL_LOCALE = {"pt": "pt_BR"}
 
 
 def read_catalog(path: Path) -> Catalog:
@@ -52,9 +55,9 @@ def forms(message: Message) -> list[str]:
     return list(string) if isinstance(string, list | tuple) else [str(string)]
 
 
-def test_there_are_catalogs_and_the_language_menu_offers_each_of_them() -> None:
+def test_every_language_of_the_menu_has_a_catalog() -> None:
     assert CATALOGS, "no catalogs found"
-    assert set(CATALOGS) == set(LANGUAGES) - {"en"}
+    assert set(LANGUAGES) - {"en"} <= set(CATALOGS)
 
 
 def test_the_catalog_template_holds_every_string_of_the_pages() -> None:
@@ -98,7 +101,7 @@ def test_translations_keep_the_placeholders_of_the_english_text(language: str) -
 @pytest.mark.parametrize("language", CATALOGS)
 def test_the_plural_forms_header_is_the_languages_own(language: str) -> None:
     catalog = catalog_of(language)
-    expected = get_plural(language)
+    expected = get_plural(PLURAL_LOCALE.get(language, language))
     assert catalog.num_plurals == expected.num_plurals, catalog.plural_forms
     header, cldr = gettext.c2py(catalog.plural_expr), gettext.c2py(expected.plural_expr)
     assert [header(n) for n in range(1001)] == [cldr(n) for n in range(1001)]
