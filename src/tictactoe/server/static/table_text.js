@@ -48,11 +48,15 @@ export function waitingText(tbl, seat) {
   return t("A seat is free: take it to play.");
 }
 
+// A number as the page's language writes it (a decimal comma in most of them: 0,5 min).
+const numberFormat = new Intl.NumberFormat(document.documentElement.lang, { maximumFractionDigits: 2 });
+const number = (value) => numberFormat.format(value);
+
 export function settingsText(tbl) {
   const parts = [];
   if (tbl.clock) {
-    parts.push(t("{minutes} min + {seconds} s per move",
-      { minutes: +(tbl.clock.seconds / 60).toFixed(2), seconds: tbl.clock.increment }));
+    parts.push(t("{minutes} min, +{seconds} s per move",
+      { minutes: number(tbl.clock.seconds / 60), seconds: number(tbl.clock.increment) }));
   }
   if (tbl.teams) parts.push(t("Two teams"));
   if (tbl.takebacks) parts.push(t("Takebacks allowed"));
