@@ -90,20 +90,10 @@ def in_view(page: Page, selector: str) -> None:
 def test_every_page_fits_every_screen_in_every_language(
     new_context: NewContext, serious_violations: Callable[[Page], list[str]], lang: str
 ) -> None:
-    finished = Seated(new_context().request, new_context().request, variant="standard")
-    finished.play("a1", "a2", "b1", "b2", "c1")
-    playing = Seated(new_context().request, new_context().request, variant="ultimate")
+    # A game in play with a clock and takebacks (the longest settings line and both clocks).
+    body = {"variant": "ultimate", "takebacks": True, "clock_minutes": 5, "clock_increment": 3}
+    playing = Seated(new_context().request, new_context().request, **body)
     playing.play("e5", "e4", "d2")
-    paths = [
-        "/",
-        "/games/standard",
-        "/games/ultimate",
-        "/analysis?variant=ultimate",
-        "/my-games",
-        playing.url,
-        f"/t/{finished.id}/games/1",
-        f"/t/{finished.id}/games",
-    ]
     # Every screen's pages start loading at once; then each is checked.
     opened: dict[int, tuple[Page, list[tuple[str, Page]]]] = {}
     for width in SCREENS:
@@ -112,6 +102,13 @@ def test_every_page_fits_every_screen_in_every_language(
         created = creator.request.post("/api/tables", data={"variant": "ultimate"}).json()
         creator.goto(with_lang(created["url"], lang), wait_until="commit")
         watcher = new_context(**screen(width, bypass_csp=True))
+        # A game this watcher played and finished: My games lists it, and it has a review.
+        finished = Seated(watcher.request, new_context().request, variant="standard")
+        finished.play("a1", "a2", "b1", "b2", "c1")
+        paths = [
+            *("/", "/games/standard", "/games/ultimate", "/analysis?variant=ultimate"),
+            *("/my-games", playing.url, f"/t/{finished.id}/games/1", f"/t/{finished.id}/games"),
+        ]
         pages = []
         for path in paths:
             page = watcher.new_page()
@@ -123,8 +120,11 @@ def test_every_page_fits_every_screen_in_every_language(
         in_view(creator, "[data-share-link]")
         for path, page in [("the creator's table", creator), *pages]:
             page.wait_for_load_state("load")
+            if path == "/my-games":
+                expect(page.locator("[data-my-games] [data-game-row]")).to_have_count(1)
             if path == playing.url:
                 expect(page.locator("[data-board] [data-mark=x]")).to_have_count(2)
+                expect(page.locator("[data-clock=x]")).to_be_visible()
                 # A spectator is not asked to share the link.
                 expect(page.locator("[data-share-card]")).to_be_hidden()
             found = page.evaluate(SIDEWAYS_AND_SMALL)
