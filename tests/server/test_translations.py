@@ -11,7 +11,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 
-from tictactoe.server.templating import LANGUAGES, LOCALES_DIR, TEMPLATES_DIR
+from tictactoe.server.web.templating import LANGUAGES, LOCALES_DIR, TEMPLATES_DIR
 
 PLACEHOLDER = re.compile(r"%\(\w+\)s|\{\w+\}")
 TRANSLATED = [language for language in LANGUAGES if language != "en"]
