@@ -1,4 +1,5 @@
-"""The shape of the code: no import cycles between modules, and no module over 500 lines.
+"""The shape of the code: no import cycles between modules, and no Python module or page script
+over 500 lines.
 
 Every import counts, wherever it is written (top level, `if TYPE_CHECKING:`, inside a function):
 a cycle hidden in a function or a type check is still two modules that cannot be read apart.
@@ -118,5 +119,11 @@ def python_modules() -> list[object]:
 
 @pytest.mark.parametrize("path", python_modules())
 def test_no_python_module_over_500_lines(path: Path) -> None:
+    lines = len(path.read_text().splitlines())
+    assert lines <= MAX_LINES, f"{path.relative_to(SRC)} has {lines} lines"
+
+
+@pytest.mark.parametrize("path", sorted(STATIC.rglob("*.js")), ids=lambda p: p.name)
+def test_no_script_over_500_lines(path: Path) -> None:
     lines = len(path.read_text().splitlines())
     assert lines <= MAX_LINES, f"{path.relative_to(SRC)} has {lines} lines"

@@ -15,6 +15,7 @@ from tictactoe.server.table.review import game_json, read_position
 from tictactoe.server.table.view import table_url
 from tictactoe.server.web.review_api import my_games, one_game, table_games
 from tictactoe.server.web.templating import render, request_language
+from tictactoe.server.web.unreadable import unreadable
 
 router = APIRouter(include_in_schema=False)
 
@@ -81,7 +82,7 @@ async def analysis_page(request: Request) -> Response:
     try:
         board = read_position(variant, size, line, position, record)
     except ValueError as problem:
-        error = str(problem)
+        error = unreadable(problem, size)
         board = read_position(variant, size if size in (3, 4, 5) else None, None, None, "")
     context = {
         "board": board,
