@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import APIRequestContext, BrowserContext, Page, expect
 
-from tictactoe.server.templating import LANGUAGES
+from tictactoe.server.web.templating import LANGUAGES
 
 NewContext = Callable[..., BrowserContext]
 SCREENS = {320: 568, 360: 740, 390: 844, 1280: 800}
