@@ -200,6 +200,7 @@ async def play_at_table(url: str, command: list[str], games: int) -> list[str]:
                     table = message["table"]
                 else:
                     continue
+                assert table is not None
                 if table["variant"] != "ultimate":
                     raise SystemExit("tictactoe bot: bots play ultimate tables only")
                 game = int(table["game"])
