@@ -19,8 +19,6 @@ from fastapi.staticfiles import StaticFiles
 from starlette.middleware.gzip import GZipMiddleware
 
 from tictactoe.server.ops import health, metrics
-from tictactoe.server.ops.limits import RateLimitMiddleware
-from tictactoe.server.ops.security import SecurityMiddleware
 from tictactoe.server.pubsub.backends import open_pubsub
 from tictactoe.server.pubsub.presence import SharedPresence
 from tictactoe.server.settings import Settings
@@ -32,6 +30,7 @@ from tictactoe.server.table.tables import Tables
 from tictactoe.server.web import api, review_api, review_pages, websocket
 from tictactoe.server.web.connections import Hub
 from tictactoe.server.web.identity import ClientCookieMiddleware
+from tictactoe.server.web.socket_lane import TableSocketLane
 
 log = logging.getLogger(__name__)
 STATIC_DIR = Path(__file__).resolve().parent / "static"
@@ -83,9 +82,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     # Outermost last: proxy headers first (the client's real address and scheme), then the
     # browser protections, then the rate limits, then the identity cookie.
+    lane = TableSocketLane(app, settings)  # the table's WebSocket, past the rest of the stack
     app.add_middleware(ClientCookieMiddleware)
-    app.add_middleware(RateLimitMiddleware, settings=settings)
-    app.add_middleware(SecurityMiddleware, settings=settings)
+    app.add_middleware(lane.limits_middleware)
+    app.add_middleware(lane.security_middleware)
+    app.add_middleware(lane.middleware)
     if settings.trusted_proxies:
         from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 

@@ -108,13 +108,20 @@ class RateLimitMiddleware:
                 return
             await self.app(scope, receive, send)
         elif scope["type"] == "websocket" and _SOCKET.match(scope["path"]):
-            wait = self._take("join", scope)
-            if wait > 0:
-                await _too_many_handshake(scope, send, wait)
-                return
-            await self.app(scope, self._limited_receive(scope, receive, send), send)
+            limited = await self.admit_websocket(scope, receive, send)
+            if limited is not None:
+                await self.app(scope, limited, send)
         else:
             await self.app(scope, receive, send)
+
+    async def admit_websocket(self, scope: Scope, receive: Receive, send: Send) -> Receive | None:
+        """A table socket's `receive` within its limits, or None once refused (over the join
+        limit: 429, or close 1013)."""
+        wait = self._take("join", scope)
+        if wait > 0:
+            await _too_many_handshake(scope, send, wait)
+            return None
+        return self._limited_receive(scope, receive, send)
 
     def _take(self, kind: str, scope: Scope) -> float:
         address = client_address(scope)

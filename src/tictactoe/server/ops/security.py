@@ -48,15 +48,20 @@ class SecurityMiddleware:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket":
-            if not self.origin_allowed(scope):
-                metrics.REFUSED.labels(reason="origin").inc()
-                await _refuse_handshake(scope, send)
-                return
-            await self.app(scope, receive, send)
+            if await self.admit_websocket(scope, send):
+                await self.app(scope, receive, send)
         elif scope["type"] == "http":
             await self._http(scope, receive, send)
         else:
             await self.app(scope, receive, send)
+
+    async def admit_websocket(self, scope: Scope, send: Send) -> bool:
+        """Whether the socket may open; if not, it has been refused (403 or close 1008)."""
+        if self.origin_allowed(scope):
+            return True
+        metrics.REFUSED.labels(reason="origin").inc()
+        await _refuse_handshake(scope, send)
+        return False
 
     def origin_allowed(self, scope: Scope) -> bool:
         """A page of this site (same scheme-less host as the request), of an allowed origin, or

@@ -1,0 +1,67 @@
+"""The table's WebSocket straight from the browser protections to its handler.
+
+A socket lives as long as a game and more, and every ASGI layer it passes through keeps a
+coroutine frame (and its closures) for that whole time: through the full stack (security, rate
+limits, cookie, FastAPI's error and exception layers, the router, the route, its dependency
+solver) that was ~20 coroutines per socket, ~7 KB, the largest part of a table's memory after
+the WebSocket protocol itself (counted with gc at 300 tables). This lane sits outside the stack
+and takes `/api/tables/{id}/ws` past it, after the same two checks the stack would make for a
+WebSocket, on the same middleware instances (so the limits' counts are shared): the origin
+(`SecurityMiddleware`) and the join and message limits (`RateLimitMiddleware`). The cookie layer
+does nothing for WebSockets, and the handler catches its own errors. Everything else goes
+through the stack as before.
+"""
+
+from __future__ import annotations
+
+import re
+
+from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.websockets import WebSocket
+
+from tictactoe.server.ops.limits import RateLimitMiddleware
+from tictactoe.server.ops.security import SecurityMiddleware
+from tictactoe.server.settings import Settings
+from tictactoe.server.web.websocket import table_socket
+
+_SOCKET = re.compile(r"/api/tables/(?P<table_id>[^/]+)/ws")
+
+
+class TableSocketLane:
+    """Builds the security and rate-limit middlewares of the stack (so it can use the same
+    ones), and is the layer outside them."""
+
+    def __init__(self, site: ASGIApp, settings: Settings) -> None:
+        self.site = site  # what `websocket.app` is (the app's state: tables, hub)
+        self.settings = settings
+        self.security: SecurityMiddleware | None = None
+        self.limits: RateLimitMiddleware | None = None
+        self.rest: ASGIApp | None = None
+
+    def security_middleware(self, app: ASGIApp) -> ASGIApp:
+        self.security = SecurityMiddleware(app, self.settings)
+        return self.security
+
+    def limits_middleware(self, app: ASGIApp) -> ASGIApp:
+        self.limits = RateLimitMiddleware(app, self.settings)
+        return self.limits
+
+    def middleware(self, app: ASGIApp) -> ASGIApp:
+        self.rest = app
+        return self
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        assert self.rest is not None and self.security is not None and self.limits is not None
+        found = _SOCKET.fullmatch(scope["path"]) if scope["type"] == "websocket" else None
+        if found is None:
+            await self.rest(scope, receive, send)
+            return
+        if not await self.security.admit_websocket(scope, send):
+            return
+        limited = await self.limits.admit_websocket(scope, receive, send)
+        if limited is None:
+            return
+        table_id = found["table_id"]
+        scope["app"] = self.site
+        scope["path_params"] = {"table_id": table_id}
+        await table_socket(WebSocket(scope, limited, send), table_id)
