@@ -58,7 +58,7 @@ def mates_text(mates: tuple[SeatRecord, ...]) -> str:
     >>> mates_text((SeatRecord("a" * 4, None), SeatRecord("b" * 4, "c" * 4)))
     'aaaa:- bbbb:cccc'
     >>> mates_from_text(mates_text((SeatRecord("a" * 4, None),)))
-    (SeatRecord(token_hash='aaaa', client_hash=None, computer=False),)
+    (SeatRecord(token_hash='aaaa', client_hash=None, computer=False, name=None),)
     """
     return " ".join(f"{mate.token_hash}:{mate.client_hash or '-'}" for mate in mates)
 
