@@ -41,6 +41,9 @@ class Table(Protocol):
 
     def person_connected(self, person: str | None) -> bool: ...
 
+    @property
+    def watchers(self) -> int: ...
+
 
 def table_url(base_url: str, table_id: str) -> str:
     """The table's link to share.
@@ -62,6 +65,8 @@ def seats_json(table: Table) -> dict[str, Any]:
             "connected": table.is_connected(mark),
             "computer": holder.computer,
         }
+        if holder.name is not None:
+            entry["name"] = holder.name
         away = table.away_since(mark)
         if away is not None:
             entry["disconnected_since"] = away
@@ -99,6 +104,8 @@ def table_json(table: Table, base_url: str) -> dict[str, Any]:
         "teams": record.teams,
         "takebacks": record.takebacks,
         "private": record.private,
+        "public": record.public,
+        "code": record.code,
     }
 
 
@@ -126,6 +133,8 @@ def move_changes(table: Table) -> dict[str, Any]:
         "ended_by": record.ended_by,
         "score": {"x": record.score_x, "o": record.score_o, "draws": record.draws},
         "takeback_asked_by": record.takeback_by,
+        "watchers": table.watchers,
+        "draw_offer": record.draw_offer,
         "clock": table.clock.json(),
     }
 

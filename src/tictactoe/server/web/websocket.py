@@ -19,10 +19,13 @@ from tictactoe.server.table.commands import (
     AskRematch,
     AskTakeback,
     ClaimWin,
+    OfferDraw,
     PlayMove,
     Refused,
     Resign,
+    SetName,
 )
+from tictactoe.server.table.names import clean_name
 from tictactoe.server.table.tokens import hash_secret
 from tictactoe.server.web.connections import Connection, Hub
 from tictactoe.server.web.identity import client_hash, tables_of
@@ -42,7 +45,8 @@ Server → client:
   socket of the table. Applied to the table at version `previous`: append `move` to `moves` and
   `record`, take each field of `changes` (`last_move`, `position`, `turn`, `result`, `ended_by`,
   `legal_moves`, `boards`, `sent_to`, `sends_to`, `winning_lines`, `score`,
-  `takeback_asked_by`, `clock`; `seats` only when they changed), set `version`, and drop
+  `takeback_asked_by`, `watchers`, `draw_offer`, `clock`; `seats` only when they changed), set
+  `version`, and drop
   `can_claim_win`. A client at another version than `previous` sends `sync`.
 - `reaction` (`reaction`, `side`, `version`): a player's quick reaction.
 - `error` (`status`, `message`, `reason`?): a message refused, with the statuses of the HTTP
@@ -54,6 +58,8 @@ Client → server:
 - `move` (`move`, `version`?): plays a move (`409` if `version` is not the table's).
 - `resign`, `rematch`, `claim`, `takeback`, `accept-takeback`, `decline-takeback`: as the HTTP
   API.
+- `name` (`name`, and `side` at a table played on one device): the player's display name.
+- `draw`: offers a draw, or accepts the opponent's offer.
 - `react` (`reaction`): one of `good-move`, `wow`, `good-game`, `oops`, `thinking`.
 - `sync` (`version`?, the last one the client has): asks for the whole table (after a gap in
   versions, or on reconnecting).
@@ -114,6 +120,15 @@ class TableSocket:
             await self.table.apply(AskTakeback(), person)
         elif kind in ("accept-takeback", "decline-takeback"):
             await self.table.apply(AnswerTakeback(accept=kind == "accept-takeback"), person)
+        elif kind == "name":
+            name, side = message.get("name"), message.get("side")
+            if not isinstance(name, str):
+                raise Refused(400, 'a name message needs "name", e.g. "Ana"')
+            if side not in (None, "x", "o"):
+                raise Refused(400, '"side" is "x" or "o" (one device only)')
+            await self.table.apply(SetName(clean_name(name), side), person)
+        elif kind == "draw":
+            await self.table.apply(OfferDraw(), person)
         elif kind == "react":
             reaction = message.get("reaction")
             if not isinstance(reaction, str):
