@@ -60,7 +60,15 @@ def run_relay(port: int) -> None:
             room.discard(websocket)
 
     app = Starlette(routes=[WebSocketRoute("/relay/{room}", relay)])
-    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", ws_per_message_deflate=False)
+    # The same WebSocket protocol as `tictactoe serve` (see serve_command.py).
+    uvicorn.run(
+        app,
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        ws_per_message_deflate=False,
+        ws="websockets-sansio",
+    )
 
 
 # -- measuring ------------------------------------------------------------------------------------
