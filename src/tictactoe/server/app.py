@@ -16,11 +16,14 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
+from starlette.types import Scope
 
 from tictactoe.server import api, health, metrics, review_api, review_pages, websocket
 from tictactoe.server.computer import ComputerPlayer
 from tictactoe.server.connections import Hub
 from tictactoe.server.identity import ClientCookieMiddleware
+from tictactoe.server.json_input import JSONBodyMiddleware
 from tictactoe.server.limits import RateLimitMiddleware
 from tictactoe.server.presence import SharedPresence
 from tictactoe.server.pubsub import open_pubsub
@@ -78,7 +81,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     # Outermost last: proxy headers first (the client's real address and scheme), then the
-    # browser protections, then the rate limits, then the identity cookie.
+    # browser protections, then the rate limits, then the identity cookie, then JSON bodies.
+    app.add_middleware(JSONBodyMiddleware)
     app.add_middleware(ClientCookieMiddleware)
     app.add_middleware(RateLimitMiddleware, settings=settings)
     app.add_middleware(SecurityMiddleware, settings=settings)
@@ -109,7 +113,18 @@ def _include_pages(app: FastAPI) -> None:
     else:
         app.include_router(pages.router)
     if STATIC_DIR.is_dir():
-        app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+        app.mount("/static", _StaticFiles(directory=STATIC_DIR), name="static")
+
+
+class _StaticFiles(StaticFiles):
+    """Starlette's static files, where a path no file can have (a NUL byte: the operating system
+    refuses it with ValueError, which would be a 500) is simply not found."""
+
+    def get_path(self, scope: Scope) -> str:
+        path = super().get_path(scope)
+        if "\x00" in path:
+            raise HTTPException(404)
+        return path
 
 
 def _version() -> str:

@@ -19,6 +19,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from tictactoe.server.connections import Connection, Hub
 from tictactoe.server.identity import client_hash, hash_secret, tables_of
+from tictactoe.server.json_input import UnreadableJSONError, read_json
 from tictactoe.server.storage import StorageUnavailableError
 from tictactoe.server.table import (
     AnswerTakeback,
@@ -62,7 +63,9 @@ class TableSocket:
 
     async def handle(self, text: str) -> None:
         try:
-            message = json.loads(text)
+            message = read_json(text)
+        except UnreadableJSONError as error:
+            raise Refused(400, f"this message is not usable JSON: {error}") from None
         except ValueError as error:
             raise Refused(400, f"messages are JSON objects; this is not JSON ({error})") from None
         if not isinstance(message, dict) or not isinstance(message.get("type"), str):
