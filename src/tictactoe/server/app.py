@@ -48,7 +48,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         pubsub = open_pubsub(settings.redis_url)
         await storage.start()
         await pubsub.start()
-        computer = ComputerPlayer(settings.computer_workers, settings.computer_think_ms)
+        computer = ComputerPlayer(
+            settings.computer_workers, settings.computer_think_ms, settings.analysis_workers
+        )
         presence = SharedPresence(settings.redis_url) if settings.redis_url else None
         if presence is not None:
             await presence.start()

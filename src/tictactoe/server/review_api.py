@@ -15,6 +15,7 @@ from tictactoe import IllegalMoveError
 from tictactoe.server.api import ErrorBody
 from tictactoe.server.identity import client_hash, hash_secret, tables_of
 from tictactoe.server.review import (
+    AnalysisBusyError,
     Analyst,
     GameKey,
     game_json,
@@ -129,6 +130,9 @@ class PositionView(BaseModel):
     steps: list[Step]
 
 
+BUSY = "the computer is busy with other analyses; try again in a moment"
+
+
 def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
     return {status: {"model": ErrorBody} for status in statuses}
 
@@ -142,7 +146,13 @@ def analyst_of(request: Request) -> Analyst:
         if computer is None:
             raise Refused(503, "the computer player is not available on this server")
         # A worker that died takes the pool with it: closing it makes the next use start afresh.
-        analyst = state.analyst = Analyst(lambda: computer.pool, on_broken=computer.close)
+        settings = tables_of(request).settings
+        analyst = state.analyst = Analyst(
+            lambda: computer.analysis_pool,
+            on_broken=computer.close_analysis,
+            think_ms=settings.analysis_think_ms,
+            max_waiting=settings.analysis_queue,
+        )
     return analyst
 
 
@@ -284,6 +294,8 @@ async def analyse_game(table_id: str, number: int, request: Request) -> JSONResp
     key = key_of_table(game) if isinstance(game, TableRecord) else key_of_game(game)
     try:
         analysis = await analyst_of(request).analysis(key)
+    except AnalysisBusyError:
+        raise Refused(503, BUSY) from None
     except Exception as error:  # a worker process died, or the engine failed
         log.exception("analysis of game %s at table %s failed", number, table_id)
         raise Refused(503, "the computer cannot analyse the game right now; try again") from error
@@ -325,6 +337,8 @@ async def evaluate_position(body: EvaluatePosition, request: Request) -> JSONRes
     try:
         analyst = analyst_of(request)
         evaluation = await analyst.position(body.variant, read["size"], read["line"], body.position)
+    except AnalysisBusyError:
+        raise Refused(503, BUSY) from None
     except Exception as error:  # a worker process died, or the engine failed
         log.exception("evaluation of %r failed", body.position)
         raise Refused(503, "the computer cannot look at the position right now") from error

@@ -21,6 +21,11 @@ class Settings:
     # How long the computer thinks per move, and how many processes it may think in.
     computer_think_ms: int = 300
     computer_workers: int = 1
+    # The computer's analysis (reviews, the analysis board) has processes of its own, and at most
+    # `analysis_queue` positions waiting for them; beyond that, 503 at once.
+    analysis_workers: int = 1
+    analysis_think_ms: int = 80
+    analysis_queue: int = 8
     # The absolute base of table links (e.g. "https://ttt.example"); None: taken from the request.
     public_url: str | None = None
     # Frames queued for one slow socket before it is dropped (every frame is a full state anyway).
