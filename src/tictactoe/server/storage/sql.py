@@ -6,11 +6,12 @@ insert; zero rows updated means another writer got there first, and the transact
 A database that cannot be reached raises `StorageUnavailableError` (the server answers 503).
 
 Every operation is written once, as a function of a SQLAlchemy `Connection`. PostgreSQL runs it on
-the async engine (`run_sync`). SQLite runs it right on the event loop through the synchronous
-engine: SQLite is a library inside this process, and a WAL commit with synchronous=NORMAL takes
-tens of microseconds, while aiosqlite's hops to its thread and back cost milliseconds per
-transaction on a busy machine (measured on the team box: a move's save took 4.7 ms p50 and 35 ms
-p99 through aiosqlite, 0.1 ms inline).
+the async engine (`run_sync`). SQLite runs it through the synchronous engine in a thread: writes
+in one writer thread (so this process never contends with itself for the write lock), reads in a
+few others. Never on the event loop: a statement waiting for a lock another process holds (up to
+the busy timeout) or for a slow disk then holds up only what needs it, not every table (issue 13:
+a locked file froze the whole server for 5 s). aiosqlite was slower still (a move's save took
+4.7 ms p50 and 35 ms p99 on the team box); a plain thread hop costs tens of microseconds.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import contextlib
 import logging
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
@@ -65,14 +67,23 @@ def async_database_url(database_url: str) -> str:
     return url.set(drivername=driver).render_as_string(hide_password=False)
 
 
+# How long an SQLite statement waits for a lock another connection holds before the database
+# counts as unreachable (503, nothing written).
+SQLITE_BUSY_TIMEOUT_MS = 1000
+# SQLite work runs in threads, never on the event loop: a statement waiting for a lock (or a slow
+# disk) then holds up only the requests that need that statement, not the whole process.
+_SQLITE_THREADS = 4
+
+
 def _set_sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     # WAL: readers never block the writer, and a committed move survives the process being
     # killed; synchronous=NORMAL is durable against process death (not power loss) and keeps
-    # each commit cheap. busy_timeout: wait for another process's write instead of failing.
+    # each commit cheap. busy_timeout: wait a little for another process's write instead of
+    # failing, but not so long that a lock held elsewhere holds up every table's writes.
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
     cursor.execute("PRAGMA foreign_keys=ON")
     # Checkpoints (copying the WAL into the database, with an fsync) would run inside whichever
     # commit crosses the threshold, i.e. on the event loop, stalling it for as long as the disk
@@ -128,6 +139,8 @@ def _unavailable(error: BaseException) -> StorageUnavailableError | None:
     connection dropped, pool exhausted, SQLite locked too long), or None for any other error."""
     if isinstance(error, IntegrityError):
         return None
+    if _damaged(error):
+        return StorageUnavailableError(f"the database file cannot be read ({_first_line(error)})")
     if isinstance(
         error, TimeoutError | OperationalError | InterfaceError | PoolTimeoutError | OSError
     ):
@@ -139,6 +152,18 @@ def _unavailable(error: BaseException) -> StorageUnavailableError | None:
     ):
         return StorageUnavailableError(str(error).splitlines()[0])
     return None
+
+
+def _damaged(error: BaseException) -> bool:
+    """SQLite's "file is not a database" or "database disk image is malformed": exactly its
+    DatabaseError (its subclasses are programming and integrity errors, which stay errors)."""
+    original = error.orig if isinstance(error, DBAPIError) else error
+    return type(original) is sqlite3.DatabaseError
+
+
+def _first_line(error: BaseException) -> str:
+    original = error.orig if isinstance(error, DBAPIError) else error
+    return str(original).splitlines()[0] if str(original) else type(original).__name__
 
 
 @asynccontextmanager
@@ -406,8 +431,9 @@ class SQLiteMoveWriter:
     )
 
     def __init__(self, path: str) -> None:
-        # Autocommit mode: the transaction is spelled out below.
-        self._connection = sqlite3.connect(path, isolation_level=None)
+        # Autocommit mode: the transaction is spelled out below. Used from one thread at a time
+        # (the storage's writer thread), not always the one that opened it.
+        self._connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         _set_sqlite_pragmas(self._connection, None)
 
     def save(
@@ -444,9 +470,22 @@ class SQLiteMoveWriter:
                 connection.execute("ROLLBACK")
             if isinstance(error, sqlite3.IntegrityError):
                 raise StaleVersionError(table.id) from error
-            if isinstance(error, sqlite3.OperationalError):
-                raise StorageUnavailableError(str(error)) from error
+            if isinstance(error, sqlite3.OperationalError) or _damaged(error):
+                raise StorageUnavailableError(_first_line(error)) from error
             raise
+
+    def ping(self) -> None:
+        """Takes the write lock and lets it go: raises `StorageUnavailableError` when another
+        connection holds it longer than the busy timeout, or the file cannot be read."""
+        connection = self._connection
+        try:
+            connection.execute("BEGIN IMMEDIATE")
+            connection.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            connection.execute("ROLLBACK")
+        except sqlite3.DatabaseError as error:
+            if connection.in_transaction:
+                connection.execute("ROLLBACK")
+            raise StorageUnavailableError(_first_line(error)) from error
 
     def close(self) -> None:
         self._connection.close()
@@ -465,6 +504,10 @@ def _find_table_by_token_hash(connection: Connection, token_hash: str) -> str | 
     )
     found: str | None = connection.execute(statement).scalar()
     return found
+
+
+def _ping(connection: Connection) -> None:
+    connection.execute(sa.select(tables.c.id).limit(1)).first()
 
 
 def _moves(connection: Connection, table_id: str) -> list[MoveRecord]:
@@ -529,10 +572,12 @@ class SQLStorage:
 
     def __init__(self, database_url: str) -> None:
         self.database_url = database_url
-        self._inline_engine: Engine | None = None  # SQLite: run on the event loop
+        self._inline_engine: Engine | None = None  # SQLite: run in `_sqlite_threads`
         self._async_engine: AsyncEngine | None = None  # PostgreSQL
         self._checkpointer: WALCheckpointer | None = None
         self._move_writer: SQLiteMoveWriter | None = None
+        self._sqlite_threads: ThreadPoolExecutor | None = None
+        self._writer_thread: ThreadPoolExecutor | None = None  # the move writer's connection
 
     @property
     def engine(self) -> Engine | AsyncEngine:
@@ -549,6 +594,12 @@ class SQLStorage:
             engine = sa.create_engine(url.set(drivername="sqlite"))
             event.listen(engine, "connect", _set_sqlite_pragmas)
             self._inline_engine = engine
+            self._writer_thread = ThreadPoolExecutor(1, "sqlite-writer")
+            # An in-memory database lives in one connection, hence one thread.
+            in_memory = not url.database or url.database == ":memory:"
+            self._sqlite_threads = (
+                self._writer_thread if in_memory else ThreadPoolExecutor(_SQLITE_THREADS, "sqlite")
+            )
             if url.database and url.database != ":memory:":
                 self._checkpointer = WALCheckpointer(url.database)
                 self._move_writer = SQLiteMoveWriter(url.database)
@@ -565,7 +616,7 @@ class SQLStorage:
                 max_overflow=0,
                 pool_timeout=10,
             )
-        await self._transaction(_migrate)
+        await self._transaction(_migrate, writes=True)
         if self._checkpointer is not None:
             self._checkpointer.start()
 
@@ -579,15 +630,25 @@ class SQLStorage:
         if self._inline_engine is not None:
             self._inline_engine.dispose()
             self._inline_engine = None
+        for threads in {self._sqlite_threads, self._writer_thread}:
+            if threads is not None:
+                threads.shutdown(wait=True)
+        self._sqlite_threads = self._writer_thread = None
         if self._async_engine is not None:
             await self._async_engine.dispose()
             self._async_engine = None
 
-    async def _transaction(self, work: Callable[..., T], *args: Any) -> T:
+    async def _transaction(self, work: Callable[..., T], *args: Any, writes: bool = False) -> T:
         """Runs `work(connection, *args)` in one transaction, committed if it returns."""
         if self._inline_engine is not None:
-            with _unavailable_on_failure_inline(), self._inline_engine.begin() as connection:
-                return work(connection, *args)
+            engine = self._inline_engine
+            threads = self._writer_thread if writes else self._sqlite_threads
+
+            def in_a_thread() -> T:
+                with _unavailable_on_failure_inline(), engine.begin() as connection:
+                    return work(connection, *args)
+
+            return await asyncio.get_running_loop().run_in_executor(threads, in_a_thread)
         if self._async_engine is not None:
             async with _unavailable_on_failure(), self._async_engine.begin() as connection:
                 return await connection.run_sync(work, *args)
@@ -595,7 +656,7 @@ class SQLStorage:
 
     async def create(self, table: TableRecord) -> None:
         try:
-            await self._transaction(_create, table)
+            await self._transaction(_create, table, writes=True)
         except IntegrityError as error:
             raise DuplicateTableError(table.id) from error
 
@@ -610,15 +671,31 @@ class SQLStorage:
         taken_back: TakenBack | None = None,
     ) -> None:
         if self._move_writer is not None:
-            self._move_writer.save(table, expected_version, move, taken_back)
+            await asyncio.get_running_loop().run_in_executor(
+                self._writer_thread,
+                self._move_writer.save,
+                table,
+                expected_version,
+                move,
+                taken_back,
+            )
             return
         try:
-            await self._transaction(_save, table, expected_version, move, taken_back)
+            await self._transaction(_save, table, expected_version, move, taken_back, writes=True)
         except IntegrityError as error:
             raise StaleVersionError(table.id) from error
 
     async def find_table_by_token_hash(self, token_hash: str) -> str | None:
         return await self._transaction(_find_table_by_token_hash, token_hash)
+
+    async def ping(self) -> None:
+        """Raises `StorageUnavailableError` unless the database can be read and (SQLite, where
+        another process may hold the file's write lock) written now."""
+        await self._transaction(_ping)
+        if self._move_writer is not None:
+            await asyncio.get_running_loop().run_in_executor(
+                self._writer_thread, self._move_writer.ping
+            )
 
     async def moves(self, table_id: str) -> list[MoveRecord]:
         return await self._transaction(_moves, table_id)
