@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any, Literal
 from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from tictactoe.server.security import CROSS_SITE
+
 if TYPE_CHECKING:
     from tictactoe.server.tables import Tables
 
@@ -67,14 +69,15 @@ def client_hash(connection: HTTPConnection) -> str | None:
 
 class ClientCookieMiddleware:
     """Gives every HTTP caller without a `ttt_client` cookie a new one (HttpOnly, SameSite=Lax,
-    Secure over https). The request itself already carries it, so a table created or a seat taken
-    by this very request is bound to the new cookie."""
+    Secure over https), except a cross-site request, which may lack the one it has. The request
+    itself already carries the new cookie, so a table created or a seat taken by this very request
+    is bound to it."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or _has_client_cookie(scope):
+        if scope["type"] != "http" or _has_client_cookie(scope) or _may_lack_the_cookie(scope):
             await self.app(scope, receive, send)
             return
         value = new_secret()
@@ -95,6 +98,18 @@ class ClientCookieMiddleware:
             await send(message)
 
         await self.app(scope, receive, send_with_cookie)
+
+
+def _may_lack_the_cookie(scope: Scope) -> bool:
+    """A cross-site request (the security middleware says which) comes without the SameSite=Lax
+    cookie even when the browser has one: a new cookie would replace it. Only a top-level
+    navigation (a link followed from another site) carries it, so only there is its absence
+    real."""
+    if not scope.get(CROSS_SITE, False):
+        return False
+    headers = dict(scope.get("headers", []))
+    navigating = headers.get(b"sec-fetch-mode") == b"navigate"
+    return not (scope["method"] in ("GET", "HEAD") and navigating)
 
 
 def _cookie_header(scope: Scope) -> str:
