@@ -41,6 +41,10 @@ class Settings:
     allowed_origins: tuple[str, ...] = ()
     # Largest HTTP request body accepted (413 beyond).
     max_body_bytes: int = 16 * 1024
+    # `tictactoe serve`: a connection must send a request's headers within this many seconds
+    # (408 and closed otherwise), and at most this many connections are open (503 beyond).
+    header_timeout_seconds: float = 10.0
+    max_connections: int = 4096
     # Rate limits as (per second sustained, burst): per client address for moves (and the other
     # actions), table creation and joins (taking a seat, opening a socket); per socket for messages.
     # Over a limit: 429 with Retry-After (HTTP) or an error frame with status 429 (WebSocket).
