@@ -7,6 +7,8 @@ it is new, idle between requests or sending them a byte at a time, gets 408 and 
 from __future__ import annotations
 
 import asyncio
+import functools
+import os
 from typing import Any
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
@@ -19,13 +21,21 @@ _TIMED_OUT = (
 )
 
 
-class BoundedH11Protocol(H11Protocol):
-    """uvicorn's h11 protocol with a header timeout of `header_timeout` seconds."""
+@functools.cache
+def header_timeout() -> float:
+    """The settings' header timeout (`TICTACTOE_HEADER_TIMEOUT_SECONDS`), read once a process:
+    uvicorn's worker processes import this class by name, so it reads its own settings."""
+    from tictactoe.server.serve_command import settings_from_environment
 
-    header_timeout = 10.0
+    return settings_from_environment(os.environ).header_timeout_seconds
+
+
+class BoundedH11Protocol(H11Protocol):
+    """uvicorn's h11 protocol with the header timeout."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.header_timeout = header_timeout()
         self._header_deadline: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
@@ -64,8 +74,3 @@ class BoundedH11Protocol(H11Protocol):
             return  # a request is being served
         transport.write(_TIMED_OUT)
         transport.close()
-
-
-def bounded_protocol(header_timeout: float) -> type[BoundedH11Protocol]:
-    """The protocol class for uvicorn's `http=` option, with this header timeout."""
-    return type("BoundedH11Protocol", (BoundedH11Protocol,), {"header_timeout": header_timeout})

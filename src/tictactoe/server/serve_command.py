@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
 
     import uvicorn
 
-    from tictactoe.server.http_protocol import MAX_HEADER_BYTES, bounded_protocol
+    from tictactoe.server.http_protocol import MAX_HEADER_BYTES, BoundedH11Protocol
     from tictactoe.server.logs import log_config
 
     if args.migrate_only:
@@ -84,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
         workers=args.workers,
         # What a connection may cost before its request reaches the site (README "Security"):
         # headers capped in size and in time, idle connections closed, connections capped.
-        http=bounded_protocol(settings.header_timeout_seconds),
+        http=BoundedH11Protocol,
         h11_max_incomplete_event_size=MAX_HEADER_BYTES,
         timeout_keep_alive=5,
         limit_concurrency=settings.max_connections,
