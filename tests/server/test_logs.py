@@ -7,7 +7,7 @@ import logging
 
 import pytest
 
-from tictactoe.server.logs import JSONFormatter, TextFormatter, redact
+from tictactoe.server.ops.logs import JSONFormatter, TextFormatter, redact
 
 SECRET = "s3cr3tS3cr3tS3cr3tS3cr3t"
 

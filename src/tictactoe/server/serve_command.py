@@ -46,8 +46,8 @@ def run(args: argparse.Namespace) -> int:
 
     import uvicorn
 
-    from tictactoe.server.http_protocol import MAX_HEADER_BYTES, BoundedH11Protocol
-    from tictactoe.server.logs import log_config
+    from tictactoe.server.ops.http_protocol import MAX_HEADER_BYTES, BoundedH11Protocol
+    from tictactoe.server.ops.logs import log_config
 
     if args.migrate_only:
         return migrate(args.database)

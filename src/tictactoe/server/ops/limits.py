@@ -17,8 +17,8 @@ from collections.abc import Callable
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from tictactoe.server import metrics
-from tictactoe.server.json_input import read_json
+from tictactoe.server.ops import metrics
+from tictactoe.server.ops.json_input import read_json
 from tictactoe.server.settings import Settings
 
 _ACTION = re.compile(
