@@ -25,9 +25,10 @@ _TIMED_OUT = (
 def header_timeout() -> float:
     """The settings' header timeout (`TICTACTOE_HEADER_TIMEOUT_SECONDS`), read once a process:
     uvicorn's worker processes import this class by name, so it reads its own settings."""
-    from tictactoe.server.serve_command import settings_from_environment
+    from tictactoe.server.settings import Settings
 
-    return settings_from_environment(os.environ).header_timeout_seconds
+    text = os.environ.get("TICTACTOE_HEADER_TIMEOUT_SECONDS")
+    return float(text) if text else Settings().header_timeout_seconds
 
 
 class BoundedH11Protocol(H11Protocol):

@@ -81,13 +81,10 @@ class Tables:
 
     @property
     def base_url(self) -> str:
+        """The address in the links of frames, which are encoded once for every socket: the
+        settings' public URL, else a fixed default that each socket replaces with the address
+        it was opened at (never one a request's Host header chose for everyone: issue 13)."""
         return self._base_url or DEFAULT_BASE_URL
-
-    def remember_base_url(self, url: str) -> None:
-        """Frames are encoded once for everyone, so their links use the first address seen
-        (unless the settings name one)."""
-        if self._base_url is None:
-            self._base_url = url.replace("ws://", "http://", 1).replace("wss://", "https://", 1)
 
     # -- tables --
 

@@ -29,7 +29,7 @@ from tictactoe.server.table.commands import (
 )
 from tictactoe.server.table.tables import TableOptions
 from tictactoe.server.table.tokens import hash_secret, new_secret
-from tictactoe.server.web.identity import client_hash, tables_of
+from tictactoe.server.web.identity import client_hash, site_base_url, tables_of
 
 router = APIRouter(prefix="/api", tags=["tables"])
 bearer = HTTPBearer(auto_error=False, description="The seat token from creating or joining")
@@ -198,13 +198,12 @@ def refusal_response(refused: Refused) -> JSONResponse:
 
 def _table_response(table: Table, request: Request) -> Response:
     # Encoded by hand: the view is already plain JSON data, and validation would double the cost.
-    body = json.dumps(table.view(str(request.base_url)), separators=(",", ":"))
+    body = json.dumps(table.view(site_base_url(request)), separators=(",", ":"))
     return Response(body, media_type="application/json")
 
 
 async def _find(request: Request, table_id: str) -> Table:
     tables = tables_of(request)
-    tables.remember_base_url(str(request.base_url))
     table = await tables.get(table_id)
     if table is None:
         raise Refused(404, f"there is no table {table_id!r}")
@@ -260,7 +259,6 @@ async def _act(
 async def create_table(body: CreateTable, request: Request) -> CreatedTable:
     """Creates a table and seats the caller (also bound to their browser cookie)."""
     tables = tables_of(request)
-    tables.remember_base_url(str(request.base_url))
     options = TableOptions(
         variant=body.variant,
         size=body.size,
@@ -277,7 +275,7 @@ async def create_table(body: CreateTable, request: Request) -> CreatedTable:
     )
     table, mark, token = await tables.create(options, client_hash(request))
     return CreatedTable(
-        id=table.id, url=table.view(str(request.base_url))["url"], seat=mark, token=token
+        id=table.id, url=table.view(site_base_url(request))["url"], seat=mark, token=token
     )
 
 

@@ -100,6 +100,26 @@ def _merged_cookie_header(scope: Scope, value: str) -> bytes:
     return "; ".join([*kept, f"{CLIENT_COOKIE}={value}"]).encode("latin-1")
 
 
+def site_base_url(connection: HTTPConnection) -> str:
+    """The address links given to this caller start with: the settings' public URL when set, else
+    the one this very request was sent to (its Host header only ever shapes its own answer).
+
+    >>> from starlette.requests import Request
+    >>> scope = {"type": "http", "scheme": "http", "server": ("h", 80), "path": "/",
+    ...          "headers": [(b"host", b"ttt.example")], "query_string": b""}
+    >>> site_base_url(Request(scope))
+    'http://ttt.example/'
+    """
+    app = connection.scope.get("app")
+    state = getattr(app, "state", None)
+    tables = getattr(state, "tables", None)
+    public = tables.settings.public_url if tables is not None else None
+    if public:
+        return public.rstrip("/") + "/"
+    base = str(connection.base_url)
+    return base.replace("ws://", "http://", 1).replace("wss://", "https://", 1)
+
+
 def tables_of(connection: HTTPConnection) -> Tables:
     tables: Tables = connection.app.state.tables
     return tables
@@ -126,7 +146,7 @@ async def viewer_table(request: HTTPConnection, table_id: str) -> dict[str, Any]
     table = await tables_of(request).get(table_id)
     if table is None:
         raise TableNotFoundError(table_id)
-    view = table.view(str(request.base_url))
+    view = table.view(site_base_url(request))
     if table.can_claim(table.person_of_client(client_hash(request))):
         view["can_claim_win"] = True
     return view

@@ -27,7 +27,7 @@ from tictactoe.server.table.review import (
 from tictactoe.server.table.tokens import hash_secret
 from tictactoe.server.table.view import table_url
 from tictactoe.server.web.api import ErrorBody
-from tictactoe.server.web.identity import client_hash, tables_of
+from tictactoe.server.web.identity import client_hash, site_base_url, tables_of
 
 log = logging.getLogger(__name__)
 router = APIRouter(tags=["looking back"])
@@ -232,7 +232,7 @@ async def one_game(
 async def list_games(table_id: str, request: Request) -> list[GameSummary]:
     """Every game played at the table, the first first; the last one may still be going on."""
     record, earlier = await table_games(request, table_id)
-    url = table_url(str(request.base_url), table_id)
+    url = table_url(site_base_url(request), table_id)
     return [*(_summary(game, url) for game in earlier), _current_summary(record, url)]
 
 
@@ -359,7 +359,7 @@ async def my_games(request: Request, limit: int = 100) -> list[MyGame]:
     if mine is None:
         return []
     storage = tables_of(request).storage
-    base = str(request.base_url)
+    base = site_base_url(request)
     found: list[tuple[float, MyGame]] = []
     archived = await storage.games_of_client(mine, limit)
     for game in archived:

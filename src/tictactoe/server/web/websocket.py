@@ -31,7 +31,7 @@ from tictactoe.server.table.commands import (
 )
 from tictactoe.server.table.tokens import hash_secret
 from tictactoe.server.web.connections import Connection, Hub
-from tictactoe.server.web.identity import client_hash, tables_of
+from tictactoe.server.web.identity import client_hash, site_base_url, tables_of
 
 router = APIRouter()
 
@@ -139,11 +139,15 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         await websocket.send_text(error_frame(404, f"there is no table {table_id!r}"))
         await websocket.close(code=4404)
         return
-    tables.remember_base_url(str(websocket.base_url))
 
     token = websocket.query_params.get("token")
     person = hash_secret(token) if token else table.person_of_client(client_hash(websocket))
-    connection = Connection(websocket, None, settings.max_queued_frames)
+    connection = Connection(
+        websocket,
+        None,
+        settings.max_queued_frames,
+        links=(tables.base_url, site_base_url(websocket)),
+    )
     session = TableSocket(table, connection, hub)
     if token and table.mark_of(person) is None:
         connection.send(error_frame(401, "that seat token is not valid at this table; watching"))
