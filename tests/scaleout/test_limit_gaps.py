@@ -114,3 +114,24 @@ def test_the_analysis_board_counts_against_the_analysis_limit(tmp_path: Path) ->
         ]
         assert statuses == [200, 200, 429], statuses
         assert json.loads(client.get("/healthz").text) == {"status": "ok"}
+
+
+def test_the_socket_message_limit_counts_bytes_not_characters(tmp_path: Path) -> None:
+    with client_for(tmp_path, max_message_bytes=4096) as client:
+        created = client.post("/api/tables", json={"variant": "ultimate"}).json()
+        with client.websocket_connect(f"/api/tables/{created['id']}/ws") as ws:
+            assert ws.receive_json()["type"] == "table"
+            # 2 000 characters, 6 000 bytes in UTF-8: over the limit.
+            ws.send_text('{"type": "ping", "padding": "' + "€" * 2000 + '"}')
+            ws.send_text('{"type": "ping"}')
+            answers = [ws.receive_json() for _ in range(2)]
+            answers = [a for a in answers if a["type"] != "table"] or answers
+            assert answers[0]["type"] == "error" and answers[0]["status"] == 413, answers
+
+
+def test_metrics_are_served_only_when_the_operator_asks(tmp_path: Path) -> None:
+    with client_for(tmp_path) as client:
+        assert client.get("/metrics").status_code == 404
+    with client_for(tmp_path, metrics=True) as client:
+        scrape = client.get("/metrics")
+        assert scrape.status_code == 200 and "tictactoe_moves_total" in scrape.text

@@ -39,6 +39,8 @@ class Settings:
     trusted_proxies: tuple[str, ...] = ()
     # Origins besides the site's own whose pages may open the WebSocket (e.g. "https://ttt.example").
     allowed_origins: tuple[str, ...] = ()
+    # Serve Prometheus metrics at /metrics (TICTACTOE_METRICS=1); off: 404.
+    metrics: bool = False
     # Largest HTTP request body accepted (413 beyond).
     max_body_bytes: int = 16 * 1024
     # `tictactoe serve`: a connection must send a request's headers within this many seconds

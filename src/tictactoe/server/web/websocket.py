@@ -175,7 +175,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
                 except UnicodeDecodeError:
                     connection.send(error_frame(400, "messages are UTF-8 JSON text"))
                     continue
-            if len(text) > settings.max_message_bytes:
+            if len(text.encode("utf-8", "surrogatepass")) > settings.max_message_bytes:
                 connection.send(
                     error_frame(
                         413, f"message too large: at most {settings.max_message_bytes} bytes"
