@@ -53,6 +53,15 @@ tables = sa.Table(
     sa.Index("ix_tables_o_client_hash", "o_client_hash"),
 )
 
+# Migration 0005: every teammate's seat token, so a token is found by index (the holders' tokens
+# are indexed columns of `tables`); written with the table, never changed.
+team_tokens = sa.Table(
+    "team_tokens",
+    metadata,
+    sa.Column("token_hash", sa.String(64), primary_key=True),
+    sa.Column("table_id", sa.String(64), sa.ForeignKey("tables.id"), nullable=False),
+)
+
 moves = sa.Table(
     "moves",
     metadata,

@@ -24,8 +24,10 @@ from tictactoe.server.storage.statements import (
     DELETE_MOVES,
     INSERT_MOVE,
     KEEP_GAME,
+    KEEP_TEAM_TOKEN,
     UPDATE_TABLE,
     taken_back_parameters,
+    team_token_rows,
 )
 
 log = logging.getLogger(__name__)
@@ -119,6 +121,11 @@ class SQLiteMoveWriter:
         )
     )
     _DELETE_SQL = str(DELETE_MOVES.compile(dialect=_NAMED_SQLITE))
+    _TEAM_TOKEN_SQL = str(
+        KEEP_TEAM_TOKEN["sqlite"].compile(
+            dialect=_NAMED_SQLITE, column_keys=["token_hash", "table_id"]
+        )
+    )
     _KEEP_GAME_SQL = str(
         KEEP_GAME["sqlite"].compile(
             dialect=_NAMED_SQLITE, column_keys=[column.name for column in games.columns]
@@ -159,6 +166,8 @@ class SQLiteMoveWriter:
                 )
             if table.result is not None:
                 connection.execute(self._KEEP_GAME_SQL, game_values(table))
+            if rows := team_token_rows(table):
+                connection.executemany(self._TEAM_TOKEN_SQL, rows)
             connection.execute("COMMIT")
         except BaseException as error:
             if connection.in_transaction:

@@ -1,0 +1,41 @@
+"""Teammates' seat tokens by index: `team_tokens` (token hash → table), filled from the tables'
+`x_mates`/`o_mates`, so looking up a token never reads every table (issue 13).
+
+Revision ID: 0005
+Revises: 0004
+Create Date: 2026-12-01
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0005"
+down_revision = "0004"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    team_tokens = op.create_table(
+        "team_tokens",
+        sa.Column("token_hash", sa.String(64), primary_key=True),
+        sa.Column("table_id", sa.String(64), sa.ForeignKey("tables.id"), nullable=False),
+    )
+    tables = sa.table("tables", sa.column("id"), sa.column("x_mates"), sa.column("o_mates"))
+    found = op.get_bind().execute(
+        sa.select(tables.c.id, tables.c.x_mates, tables.c.o_mates).where(
+            sa.or_(tables.c.x_mates != "", tables.c.o_mates != "")
+        )
+    )
+    rows: dict[str, str] = {}
+    for table_id, x_mates, o_mates in found:
+        for item in f"{x_mates} {o_mates}".split():  # "token_hash:client_hash" each
+            rows.setdefault(item.partition(":")[0], table_id)
+    if rows:
+        op.bulk_insert(team_tokens, [{"token_hash": t, "table_id": i} for t, i in rows.items()])
+
+
+def downgrade() -> None:
+    op.drop_table("team_tokens")
