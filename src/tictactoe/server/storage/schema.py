@@ -49,6 +49,8 @@ tables = sa.Table(
     sa.Column("o_mates", sa.Text, nullable=False, server_default=""),
     # Migration 0003: the position a table's games start from (None: the usual start).
     sa.Column("start_position", sa.Text, nullable=True),
+    # Migration 0005: whether teammates may join while a game is played.
+    sa.Column("teams_open", sa.Boolean, nullable=False, server_default=sa.true()),
     sa.Index("ix_tables_x_client_hash", "x_client_hash"),
     sa.Index("ix_tables_o_client_hash", "o_client_hash"),
 )

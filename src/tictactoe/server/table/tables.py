@@ -36,6 +36,7 @@ class TableOptions:
     level: str | None = None  # the computer's level
     position: str | None = None  # a position code the games start from (None: the usual start)
     teams: bool = False  # several people per side; any member of the side to move may move
+    teams_open: bool = True  # teams: people may join while a game is played (False: between games)
     takebacks: bool = False  # a player may ask to undo their last move
     private: bool = False  # only the players see the table
     clock_minutes: float | None = None  # each side's time (None: no clock)
@@ -147,6 +148,7 @@ class Tables:
             start_position=start_position,
             updated_at=now,
             teams=options.teams,
+            teams_open=options.teams_open,
             takebacks=options.takebacks,
             private=options.private,
             clock_seconds=clock,

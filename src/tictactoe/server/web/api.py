@@ -59,6 +59,11 @@ class CreateTable(BaseModel):
     teams: bool = Field(
         False, description="two teams of players: several people per side (not with the computer)"
     )
+    teams_open: bool = Field(
+        True,
+        description="teams: whether people may join a side while a game is played (false: only "
+        "between games, before the first move)",
+    )
     takebacks: bool = Field(False, description="a player may ask to undo their last move")
     private: bool = Field(False, description="no spectators: only the players see the table")
     clock_minutes: float | None = Field(
@@ -163,6 +168,7 @@ class TableView(BaseModel):
     rematch: Rematch
     score: Score
     teams: bool
+    teams_open: bool
     takebacks: bool = Field(description="whether takebacks are allowed")
     takeback_asked_by: Literal["x", "o"] | None = Field(
         description="the side whose takeback request awaits the other side's answer"
@@ -268,6 +274,7 @@ async def create_table(body: CreateTable, request: Request) -> CreatedTable:
         level=body.level,
         position=body.position,
         teams=body.teams,
+        teams_open=body.teams_open,
         takebacks=body.takebacks,
         private=body.private,
         clock_minutes=body.clock_minutes,

@@ -1,5 +1,6 @@
 """Teammates' seat tokens by index: `team_tokens` (token hash → table), filled from the tables'
-`x_mates`/`o_mates`, so looking up a token never reads every table (issue 13).
+`x_mates`/`o_mates`, so looking up a token never reads every table; and `tables.teams_open`, the
+creator's choice whether people may join a team while a game is played (issue 13).
 
 Revision ID: 0005
 Revises: 0004
@@ -18,6 +19,9 @@ depends_on = None
 
 
 def upgrade() -> None:
+    op.add_column(
+        "tables", sa.Column("teams_open", sa.Boolean, nullable=False, server_default=sa.true())
+    )
     team_tokens = op.create_table(
         "team_tokens",
         sa.Column("token_hash", sa.String(64), primary_key=True),
@@ -39,3 +43,5 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_table("team_tokens")
+    with op.batch_alter_table("tables") as batch:
+        batch.drop_column("teams_open")
