@@ -118,8 +118,9 @@ async def test_the_migration_fills_in_the_teammates_of_existing_tables(tmp_path:
     )
     engine = sa.create_engine(url)
     with engine.begin() as connection:  # the database as it was before the index
-        command.upgrade(alembic_config(connection), "0004")
-        connection.execute(INSERT_TABLE, {"id": table.id, **row_values(table)})
+        command.upgrade(alembic_config(connection), "0005")
+        values = {k: v for k, v in row_values(table).items() if k != "teams_open"}
+        connection.execute(INSERT_TABLE, {"id": table.id, **values})
     engine.dispose()
     store = SQLStorage(url)
     await store.start()

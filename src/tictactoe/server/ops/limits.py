@@ -23,14 +23,27 @@ from tictactoe.server.settings import Settings
 
 _ACTION = re.compile(
     r"^/api/tables/[^/]+/"
-    r"(moves|resign|rematch|claim|seats|takeback|takeback/accept|takeback/decline|reactions)$"
+    r"(moves|resign|rematch|claim|seats|takeback|takeback/accept|takeback/decline|reactions"
+    r"|draw|name)$"
 )
 _FORM_SEAT = re.compile(r"^/t/[^/]+/seats$")  # the no-JavaScript join button
 _ANALYSIS = re.compile(r"^/api/positions/evaluation$|^/api/tables/[^/]+/games/[^/]+/analysis$")
 _SOCKET = re.compile(r"^/api/tables/[^/]+/ws$")
 # Socket messages that act at a table: each counts against its address's action limit too.
 _SOCKET_ACTIONS = frozenset(
-    {"move", "resign", "rematch", "claim", "takeback", "accept-takeback", "decline-takeback"}
+    {
+        "move",
+        "resign",
+        "rematch",
+        "claim",
+        "takeback",
+        "accept-takeback",
+        "decline-takeback",
+        "draw",
+        "accept-draw",
+        "decline-draw",
+        "name",
+    }
 )
 
 
@@ -180,9 +193,9 @@ def _http_kind(method: str, path: str) -> str | None:
     """
     if _ANALYSIS.match(path):
         return "analysis"
-    if method != "POST":
+    if method not in ("POST", "PUT"):
         return None
-    if path in ("/api/tables", "/tables"):
+    if path in ("/api/tables", "/tables", "/api/quick"):
         return "create"
     if _FORM_SEAT.match(path):
         return "join"

@@ -260,6 +260,12 @@ class SQLStorage:
                 self._writer_thread, self._move_writer.ping
             )
 
+    async def find_table_by_code(self, code: str) -> str | None:
+        return await self._transaction(statements.find_table_by_code, code)
+
+    async def open_tables(self, limit: int) -> list[TableRecord]:
+        return await self._transaction(statements.open_tables, limit)
+
     async def moves(self, table_id: str) -> list[MoveRecord]:
         return await self._transaction(statements.moves_of, table_id)
 

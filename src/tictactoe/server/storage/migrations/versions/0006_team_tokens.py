@@ -2,8 +2,8 @@
 `x_mates`/`o_mates`, so looking up a token never reads every table; and `tables.teams_open`, the
 creator's choice whether people may join a team while a game is played (issue 13).
 
-Revision ID: 0005
-Revises: 0004
+Revision ID: 0006
+Revises: 0005
 Create Date: 2026-12-01
 """
 
@@ -12,8 +12,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0005"
-down_revision = "0004"
+revision = "0006"
+down_revision = "0005"
 branch_labels = None
 depends_on = None
 
