@@ -102,6 +102,7 @@ def table_json(table: Table, base_url: str) -> dict[str, Any]:
         "seats": seats_json(table),
         "rematch": {"x": record.rematch_x, "o": record.rematch_o},
         "teams": record.teams,
+        "teams_open": record.teams_open,
         "takebacks": record.takebacks,
         "private": record.private,
         "public": record.public,
