@@ -103,24 +103,6 @@ def test_max_thinks_for_its_whole_budget_and_no_longer() -> None:
         assert think_ms * 0.8 <= min(times) <= think_ms + 25
 
 
-def test_max_continues_its_tree_along_the_moves_played() -> None:
-    from tictactoe.engine import player
-
-    game = tictactoe.Game.from_record("ultimate", "e5 e4")
-    move = best_move(game, "max", think_ms=50)
-    assert player._last_search is not None
-    _, tree = player._last_search
-    reply = game.play(move)
-    reply = reply.play(reply.legal_moves()[0])
-    best_move(reply, "max", think_ms=50)
-    _, again = player._last_search
-    assert again is tree and tree.root_node != 0
-    # An unrelated position starts a new tree.
-    other = tictactoe.Game.from_record("ultimate", "a1 a2")
-    best_move(other, "max", think_ms=20)
-    assert player._last_search[1] is not tree
-
-
 def positions_with_a_winning_move(count: int) -> list[tictactoe.Game]:
     """Positions from random games where the side to move can win the whole game at once, and
     not with every move."""
