@@ -5,14 +5,18 @@
 - `medium`: a short search (Ultimate: 300 MCTS iterations with random playouts; standard: two
   plies), with an occasional careless move.
 - `hard`: a longer search (Ultimate: 3 000 iterations with the solver; standard: four plies).
-- `max`: everything it has for `think_ms` (Ultimate: MCTS with the solver, informed playouts,
-  progressive bias and the tree kept from move to move; standard: iterative-deepening
-  alpha-beta that proves the result where it can).
+- `max`: everything it has for `think_ms` (Ultimate: MCTS with the exact solver, each new leaf
+  scored half by the value network and half by an informed playout, progressive bias, and the
+  tree kept from move to move, compacted to the subtree played when it runs short of room;
+  standard: iterative-deepening alpha-beta that proves the result where it can).
 
 Levels below `max` search a fixed amount, so they play the same on any machine and a seed makes
-their choice repeatable. `max` is bounded by the clock; with a seed it runs a fixed budget sized
-for `think_ms` on a typical core instead (a clock-bounded search cannot be repeated), so a seeded
-`max` takes longer than `think_ms` on a slow or busy machine but always chooses the same.
+their choice repeatable. `max` is bounded by the clock; with a seed it runs a fixed budget of
+iterations instead (a clock-bounded search cannot be repeated), sized for `think_ms` at the speed
+`calibrate` measured on this machine when the engine warmed up: the same seed and budget always
+choose the same, and the search takes about `think_ms` (more on a busy moment, less late in a
+game, where iterations are cheaper). `baseline_move` is `max` as it was before the value network,
+kept for the ladder (bench/ladder.py) to measure against.
 """
 
 from __future__ import annotations
