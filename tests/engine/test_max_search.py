@@ -103,10 +103,10 @@ def test_a_compacted_tree_holds_exactly_the_subtree_below_the_moves_played() -> 
     position = after.play(ultimate_cell_name(reply))
     assert tree.descend([ours, reply], ultimate_state(position))
     kept = subtree(tree, tree.root_node)
-    compact = tree.compacted(1000)
+    compact = tree.compacted(10_000)
     assert compact.root_node == 0 and np.array_equal(compact.root, ultimate_state(position))
     assert int(compact.used[0]) == len(kept) < int(tree.used[0])
-    assert compact.room >= 1000
+    assert compact.room >= 10_000
     assert subtree(compact, 0) == kept
     # The compacted tree searches on from there like the original would.
     again = us.search(ultimate_state(position), iterations=500, seed=2, tree=compact)
