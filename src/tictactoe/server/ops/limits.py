@@ -1,0 +1,218 @@
+"""Rate limits: token buckets per client address (moves and other actions, table creation, joins)
+and per WebSocket (every message), as one ASGI middleware. Over a limit, HTTP gets `429` with
+`Retry-After`; a WebSocket message gets an error frame with status 429 and the socket stays open;
+a WebSocket handshake gets `429` before it is accepted.
+
+The buckets live in each process: with N processes behind a balancer a client may get up to N
+times the limit, which still bounds a flood (README "Scale-out" says how to size it).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import time
+from collections.abc import Callable
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from tictactoe.server.ops import metrics
+from tictactoe.server.settings import Settings
+
+_ACTION = re.compile(r"^/api/tables/[^/]+/(moves|resign|rematch|claim|seats)$")
+_SOCKET = re.compile(r"^/api/tables/[^/]+/ws$")
+
+
+class TokenBuckets:
+    """One bucket per key: `burst` tokens, refilled at `rate` per second.
+
+    >>> buckets = TokenBuckets(rate=1.0, burst=2, clock=lambda: 0.0)
+    >>> [buckets.take("a") for _ in range(3)]
+    [0.0, 0.0, 1.0]
+    >>> buckets.take("b")
+    0.0
+    """
+
+    def __init__(
+        self,
+        rate: float,
+        burst: int,
+        clock: Callable[[], float] = time.monotonic,
+        max_keys: int = 100_000,
+    ) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self._clock = clock
+        self._max_keys = max_keys
+        self._buckets: dict[str, tuple[float, float]] = {}  # key -> (tokens, when counted)
+
+    def take(self, key: str) -> float:
+        """Takes a token: 0.0 if there was one, else the seconds until there will be."""
+        now = self._clock()
+        tokens, then = self._buckets.get(key, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - then) * self.rate)
+        if tokens >= 1.0:
+            self._buckets[key] = (tokens - 1.0, now)
+            if len(self._buckets) > self._max_keys:
+                self._forget_full(now)
+            return 0.0
+        self._buckets[key] = (tokens, now)
+        return (1.0 - tokens) / self.rate
+
+    def _forget_full(self, now: float) -> None:
+        # A bucket that has refilled is the same as no bucket: memory stays bounded by the
+        # clients active within the last burst/rate seconds.
+        full = [
+            key
+            for key, (tokens, then) in self._buckets.items()
+            if tokens + (now - then) * self.rate >= self.burst
+        ]
+        for key in full:
+            del self._buckets[key]
+
+
+def retry_after(wait: float) -> str:
+    """The Retry-After header value for a wait in seconds (whole seconds, at least 1).
+
+    >>> retry_after(0.2), retry_after(2.5)
+    ('1', '3')
+    """
+    return str(max(1, math.ceil(wait)))
+
+
+def client_address(scope: Scope) -> str:
+    client = scope.get("client")
+    return str(client[0]) if client else "unknown"
+
+
+class RateLimitMiddleware:
+    """Applies the settings' limits before the request reaches the site."""
+
+    def __init__(self, app: ASGIApp, settings: Settings) -> None:
+        self.app = app
+        self.exempt = frozenset(settings.rate_limit_exempt)
+        self.buckets = {
+            "move": TokenBuckets(*settings.move_rate),
+            "create": TokenBuckets(*settings.create_rate),
+            "join": TokenBuckets(*settings.join_rate),
+        }
+        self.message_rate = settings.socket_message_rate
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            kind = _http_kind(scope["method"], scope["path"])
+            wait = self._take(kind, scope) if kind else 0.0
+            if wait > 0:
+                await _too_many_http(send, wait)
+                return
+            await self.app(scope, receive, send)
+        elif scope["type"] == "websocket" and _SOCKET.match(scope["path"]):
+            wait = self._take("join", scope)
+            if wait > 0:
+                await _too_many_handshake(scope, send, wait)
+                return
+            await self.app(scope, self._limited_receive(scope, receive, send), send)
+        else:
+            await self.app(scope, receive, send)
+
+    def _take(self, kind: str, scope: Scope) -> float:
+        address = client_address(scope)
+        if address in self.exempt:
+            return 0.0
+        wait = self.buckets[kind].take(address)
+        if wait > 0:
+            metrics.REFUSED.labels(reason=f"rate-{kind}").inc()
+        return wait
+
+    def _limited_receive(self, scope: Scope, receive: Receive, send: Send) -> Receive:
+        """The socket's messages, less those over its own limit or its address's move limit:
+        each of those is answered with an error frame instead of reaching the site."""
+        bucket = TokenBuckets(*self.message_rate)
+
+        async def limited() -> Message:
+            while True:
+                message = await receive()
+                if message["type"] != "websocket.receive":
+                    return message
+                wait = bucket.take("socket")
+                if wait == 0 and _is_move(message):
+                    wait = self._take("move", scope)
+                elif wait > 0:
+                    metrics.REFUSED.labels(reason="rate-message").inc()
+                if wait == 0:
+                    return message
+                frame = {
+                    "type": "error",
+                    "status": 429,
+                    "message": f"too many messages: wait {retry_after(wait)} s",
+                    "retry_after": float(retry_after(wait)),
+                }
+                await send({"type": "websocket.send", "text": json.dumps(frame)})
+
+        return limited
+
+
+def _http_kind(method: str, path: str) -> str | None:
+    """Which limit an HTTP request counts against, if any.
+
+    >>> _http_kind("POST", "/api/tables"), _http_kind("POST", "/api/tables/abc/seats")
+    ('create', 'join')
+    >>> _http_kind("POST", "/api/tables/abc/moves"), _http_kind("GET", "/api/tables/abc")
+    ('move', None)
+    """
+    if method != "POST":
+        return None
+    if path in ("/api/tables", "/tables"):
+        return "create"
+    found = _ACTION.match(path)
+    if found is None:
+        return None
+    return "join" if found.group(1) == "seats" else "move"
+
+
+def _is_move(message: Message) -> bool:
+    text = message.get("text")
+    if text is None or '"move"' not in text:
+        return False
+    try:
+        body = json.loads(text)
+    except ValueError:
+        return False
+    return isinstance(body, dict) and body.get("type") == "move"
+
+
+async def _too_many_http(send: Send, wait: float) -> None:
+    body = json.dumps(
+        {"status": 429, "message": f"too many requests: try again in {retry_after(wait)} s"}
+    ).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 429,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                (b"retry-after", retry_after(wait).encode()),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+async def _too_many_handshake(scope: Scope, send: Send, wait: float) -> None:
+    if "websocket.http.response" in scope.get("extensions", {}):
+        body = json.dumps({"status": 429, "message": "too many connections"}).encode()
+        await send(
+            {
+                "type": "websocket.http.response.start",
+                "status": 429,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"retry-after", retry_after(wait).encode()),
+                ],
+            }
+        )
+        await send({"type": "websocket.http.response.body", "body": body})
+    else:
+        await send({"type": "websocket.close", "code": 1013})

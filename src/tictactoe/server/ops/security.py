@@ -1,0 +1,158 @@
+"""What a browser is told and what it may do: security headers on every page (a
+Content-Security-Policy without inline script), the WebSocket's Origin check, and a cap on request
+bodies, as one ASGI middleware.
+
+Pages carry data for their scripts only in `<script type="application/json">` blobs, which a CSP
+of `script-src 'self'` allows (they are never executed); every script is a file under /static.
+"""
+
+from __future__ import annotations
+
+import json
+from urllib.parse import urlsplit
+
+from starlette.datastructures import Headers
+from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from tictactoe.server.ops import metrics
+from tictactoe.server.settings import Settings
+
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
+_HEADERS = [
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    # A table's link lets anyone watch it: don't hand it to other sites in Referer.
+    (b"referrer-policy", b"no-referrer"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+    (b"permissions-policy", b"camera=(), microphone=(), geolocation=(), payment=()"),
+]
+# FastAPI's own API explorer pulls its scripts from a CDN and starts them inline.
+_EXPLORER_PATHS = ("/docs", "/redoc")
+_HSTS = (b"strict-transport-security", b"max-age=31536000")
+
+
+class SecurityMiddleware:
+    """Headers on HTTP responses, 413 for oversized bodies, 403 for foreign WebSocket origins."""
+
+    def __init__(self, app: ASGIApp, settings: Settings) -> None:
+        self.app = app
+        self.max_body = settings.max_body_bytes
+        self.allowed_origins = {_origin(o) for o in settings.allowed_origins}
+        if settings.public_url:
+            self.allowed_origins.add(_origin(settings.public_url))
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            if not self.origin_allowed(scope):
+                metrics.REFUSED.labels(reason="origin").inc()
+                await _refuse_handshake(scope, send)
+                return
+            await self.app(scope, receive, send)
+        elif scope["type"] == "http":
+            await self._http(scope, receive, send)
+        else:
+            await self.app(scope, receive, send)
+
+    def origin_allowed(self, scope: Scope) -> bool:
+        """A page of this site (same scheme-less host as the request), of an allowed origin, or
+        no browser at all (bots and scripts send no Origin)."""
+        headers = Headers(scope=scope)
+        origin = headers.get("origin")
+        if origin is None:
+            return True
+        host = headers.get("host", "")
+        parts = urlsplit(origin)
+        if parts.scheme in ("http", "https") and parts.netloc.lower() == host.lower():
+            return True
+        return _origin(origin) in self.allowed_origins
+
+    async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
+        length = Headers(scope=scope).get("content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.max_body):
+            await _too_large(send, self.max_body)
+            return
+        headers = list(_HEADERS)
+        if not scope["path"].startswith(_EXPLORER_PATHS):
+            headers.append((b"content-security-policy", CONTENT_SECURITY_POLICY.encode()))
+        if scope.get("scheme") == "https":
+            headers.append(_HSTS)
+        started = False
+        received = 0
+
+        async def send_with_headers(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+                message = dict(message)
+                message["headers"] = [*message.get("headers", []), *headers]
+            await send(message)
+
+        async def capped_receive() -> Message:
+            # A chunked body has no Content-Length: count it as it comes.
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.max_body:
+                    raise _BodyTooLarge(self.max_body)
+            return message
+
+        try:
+            await self.app(scope, capped_receive, send_with_headers)
+        except _BodyTooLarge:
+            if not started:
+                await _too_large(send, self.max_body)
+
+
+class _BodyTooLarge(HTTPException):
+    # An HTTPException, so that a route reading the body answers 413 through FastAPI as well.
+    def __init__(self, limit: int) -> None:
+        super().__init__(413, f"the request body is too large: at most {limit} bytes")
+
+
+def _origin(url: str) -> str:
+    """scheme://host[:port] of a URL, lower-cased.
+
+    >>> _origin("https://TTT.example/path")
+    'https://ttt.example'
+    """
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}".lower()
+
+
+async def _too_large(send: Send, limit: int) -> None:
+    body = json.dumps(
+        {"status": 413, "message": f"the request body is too large: at most {limit} bytes"}
+    ).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 413,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                (b"connection", b"close"),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+async def _refuse_handshake(scope: Scope, send: Send) -> None:
+    if "websocket.http.response" in scope.get("extensions", {}):
+        body = json.dumps({"status": 403, "message": "this page's origin may not connect"})
+        await send(
+            {
+                "type": "websocket.http.response.start",
+                "status": 403,
+                "headers": [(b"content-type", b"application/json")],
+            }
+        )
+        await send({"type": "websocket.http.response.body", "body": body.encode()})
+    else:
+        await send({"type": "websocket.close", "code": 1008})

@@ -1,0 +1,170 @@
+"""The WebSocket connections of this process, grouped by table: one pub/sub subscription per table
+with sockets here, and one outgoing queue per socket so a slow reader never holds up the others.
+
+With several processes, frames of one table reach a process in any order and the bus may lose
+some (Redis away): an audience passes on no frame older than one it has sent, and on `RESYNC`
+(or a fresh subscription, which may have missed a frame meanwhile) fetches the table's latest.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import enum
+import logging
+import re
+from collections.abc import Awaitable, Callable
+
+from starlette.websockets import WebSocket
+
+from tictactoe.server.pubsub import RESYNC, PubSub, Unsubscribe
+from tictactoe.server.table.actor import channel_of
+from tictactoe.server.table.view import claim_frame, decode_envelope
+
+log = logging.getLogger(__name__)
+
+_KEY = 16
+_VERSION = re.compile(r'"version":(\d+)')
+
+# Fetches a table's latest envelope from storage (None: no such table).
+Resync = Callable[[str], Awaitable[str | None]]
+
+
+class ConnectionState(enum.Enum):
+    OPEN = "open"
+    CLOSED = "closed"
+
+
+class Connection:
+    """One socket: who is behind it, and a writer task draining its queue of frames."""
+
+    def __init__(self, websocket: WebSocket, person: str | None, max_queued: int) -> None:
+        self.websocket = websocket
+        self.person = person  # seat token hash, or None for a spectator
+        self.state = ConnectionState.OPEN
+        self._queue: asyncio.Queue[str | None] = asyncio.Queue(max_queued)
+        self._writer = asyncio.ensure_future(self._write())
+
+    def send(self, text: str) -> None:
+        """Queues a message; a socket too slow to keep up is closed (its client will resync)."""
+        if self.state is not ConnectionState.OPEN:
+            return
+        try:
+            self._queue.put_nowait(text)
+        except asyncio.QueueFull:
+            log.warning("closing a socket that does not keep up")
+            self.state = ConnectionState.CLOSED
+            self._writer.cancel()
+            task = asyncio.ensure_future(self.websocket.close(code=1013))
+            task.add_done_callback(lambda t: t.cancelled() or t.exception())
+
+    async def _write(self) -> None:
+        while True:
+            text = await self._queue.get()
+            if text is None:
+                return
+            try:
+                await self.websocket.send_text(text)
+            except Exception:  # the socket went away; the reader side will notice and clean up
+                self.state = ConnectionState.CLOSED
+                return
+
+    async def close(self) -> None:
+        """Stops writing (after what is queued, if the socket is still open)."""
+        if self.state is ConnectionState.OPEN:
+            self.state = ConnectionState.CLOSED
+            with contextlib.suppress(asyncio.QueueFull):
+                self._queue.put_nowait(None)
+        else:
+            self._writer.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await asyncio.wait_for(self._writer, timeout=1.0)
+
+
+class Audience:
+    """The sockets watching one table in this process."""
+
+    def __init__(self, table_id: str = "", resync: Resync | None = None) -> None:
+        self.connections: set[Connection] = set()
+        self.unsubscribe: Unsubscribe | None = None
+        self.table_id = table_id
+        self._resync = resync
+        self._version = 0  # of the newest frame passed on
+
+    def deliver(self, envelope: str, only_newer: bool = False) -> None:
+        if envelope == RESYNC:
+            self.catch_up()
+            return
+        frame, claimant_key = decode_envelope(envelope)
+        found = _VERSION.search(frame)
+        version = int(found.group(1)) if found else 0
+        if version < self._version or (only_newer and version == self._version):
+            return  # overtaken: a newer state went out already (or, polling, nothing new)
+        self._version = version
+        for connection in self.connections:
+            person = connection.person
+            if claimant_key is not None and person is not None and person[:_KEY] == claimant_key:
+                connection.send(claim_frame(frame))
+            else:
+                connection.send(frame)
+
+    def catch_up(self, only_newer: bool = False) -> None:
+        """Sends everyone the table as stored now (after messages may have been lost)."""
+        if self._resync is None:
+            return
+        task = asyncio.ensure_future(self._catch_up(self._resync, only_newer))
+        task.add_done_callback(lambda t: t.cancelled() or t.exception())
+
+    async def _catch_up(self, resync: Resync, only_newer: bool) -> None:
+        try:
+            envelope = await resync(self.table_id)
+        except Exception as error:  # the database is away too: the next frame will do
+            log.warning("could not resync table %s: %s", self.table_id, error)
+            return
+        if envelope is not None:
+            self.deliver(envelope, only_newer)
+
+
+class Hub:
+    """Subscribes to a table's channel while this process has sockets at it."""
+
+    def __init__(self, pubsub: PubSub, resync: Resync | None = None) -> None:
+        self._pubsub = pubsub
+        self._audiences: dict[str, Audience] = {}
+        # Only a bus that can lose or reorder messages (Redis) needs catching up from storage.
+        self._resync = resync
+
+    async def join(self, table_id: str, connection: Connection) -> None:
+        audience = self._audiences.get(table_id)
+        if audience is None:
+            audience = self._audiences[table_id] = Audience(table_id, self._resync)
+            audience.unsubscribe = await self._pubsub.subscribe(
+                channel_of(table_id), audience.deliver
+            )
+            # A frame published while the subscription was being set up went unheard.
+            audience.catch_up()
+        audience.connections.add(connection)
+
+    async def leave(self, table_id: str, connection: Connection) -> None:
+        audience = self._audiences.get(table_id)
+        if audience is None:
+            return
+        audience.connections.discard(connection)
+        if not audience.connections:
+            del self._audiences[table_id]
+            if audience.unsubscribe is not None:
+                await audience.unsubscribe()
+
+    async def poll_while_the_bus_is_down(self, every: float = 2.0) -> None:
+        """While the bus cannot deliver (Redis away), re-reads every table with sockets here each
+        `every` seconds and sends what is new: play across processes goes on, a little slower,
+        instead of stalling until Redis is back. Runs until cancelled."""
+        while True:
+            await asyncio.sleep(every)
+            if self._resync is not None and not getattr(self._pubsub, "connected", True):
+                for audience in list(self._audiences.values()):
+                    audience.catch_up(only_newer=True)
+
+    @property
+    def connection_count(self) -> int:
+        return sum(len(audience.connections) for audience in self._audiences.values())

@@ -1,0 +1,118 @@
+"""Who is asking: the anonymous browser cookie `ttt_client`, seat tokens, and which seat a viewer
+holds at a table. The secrets themselves are made in `table.tokens`.
+"""
+
+from __future__ import annotations
+
+from http.cookies import SimpleCookie
+from typing import Any, Literal
+
+from starlette.requests import HTTPConnection
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from tictactoe.server.table.tables import Tables
+from tictactoe.server.table.tokens import hash_secret, looks_like_secret, new_secret
+
+CLIENT_COOKIE = "ttt_client"
+CLIENT_COOKIE_MAX_AGE = 400 * 24 * 3600  # the longest browsers keep a cookie
+
+Seat = Literal["x", "o", "spectator"]
+
+
+class TableNotFoundError(LookupError):
+    """There is no table with that id."""
+
+
+def client_hash(connection: HTTPConnection) -> str | None:
+    """The hash of the caller's `ttt_client` cookie, if it has a well-formed one."""
+    value = connection.cookies.get(CLIENT_COOKIE)
+    return hash_secret(value) if value is not None and looks_like_secret(value) else None
+
+
+class ClientCookieMiddleware:
+    """Gives every HTTP caller without a `ttt_client` cookie a new one (HttpOnly, SameSite=Lax,
+    Secure over https). The request itself already carries it, so a table created or a seat taken
+    by this very request is bound to the new cookie."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or _has_client_cookie(scope):
+            await self.app(scope, receive, send)
+            return
+        value = new_secret()
+        scope = dict(scope)
+        scope["headers"] = [
+            *(header for header in scope["headers"] if header[0] != b"cookie"),
+            (b"cookie", _merged_cookie_header(scope, value)),
+        ]
+        attributes = f"Path=/; Max-Age={CLIENT_COOKIE_MAX_AGE}; HttpOnly; SameSite=Lax"
+        if scope.get("scheme") == "https":
+            attributes += "; Secure"
+        set_cookie = f"{CLIENT_COOKIE}={value}; {attributes}".encode()
+
+        async def send_with_cookie(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message = dict(message)
+                message["headers"] = [*message.get("headers", []), (b"set-cookie", set_cookie)]
+            await send(message)
+
+        await self.app(scope, receive, send_with_cookie)
+
+
+def _cookie_header(scope: Scope) -> str:
+    return "; ".join(
+        value.decode("latin-1") for name, value in scope.get("headers", []) if name == b"cookie"
+    )
+
+
+def _has_client_cookie(scope: Scope) -> bool:
+    cookies: SimpleCookie = SimpleCookie()
+    try:
+        cookies.load(_cookie_header(scope))
+    except Exception:  # a garbled Cookie header: treat as absent
+        return False
+    morsel = cookies.get(CLIENT_COOKIE)
+    return morsel is not None and looks_like_secret(morsel.value)
+
+
+def _merged_cookie_header(scope: Scope, value: str) -> bytes:
+    kept = [
+        part.strip()
+        for part in _cookie_header(scope).split(";")
+        if part.strip() and not part.strip().startswith(CLIENT_COOKIE + "=")
+    ]
+    return "; ".join([*kept, f"{CLIENT_COOKIE}={value}"]).encode("latin-1")
+
+
+def tables_of(connection: HTTPConnection) -> Tables:
+    tables: Tables = connection.app.state.tables
+    return tables
+
+
+async def viewer_seat(request: HTTPConnection, table_id: str) -> Seat:
+    """The seat the viewer's browser holds at the table: "x", "o" or "spectator".
+
+    Raises `TableNotFoundError` if there is no such table (the page answers 404).
+    """
+    table = await tables_of(request).get(table_id)
+    if table is None:
+        raise TableNotFoundError(table_id)
+    mark = table.mark_of(table.person_of_client(client_hash(request)))
+    return mark if mark is not None else "spectator"
+
+
+async def viewer_table(request: HTTPConnection, table_id: str) -> dict[str, Any]:
+    """The table's JSON as this viewer would get it over the WebSocket (with `can_claim_win`
+    when it applies), for a page to render before its socket connects.
+
+    Raises `TableNotFoundError` if there is no such table.
+    """
+    table = await tables_of(request).get(table_id)
+    if table is None:
+        raise TableNotFoundError(table_id)
+    view = table.view(str(request.base_url))
+    if table.can_claim(table.person_of_client(client_hash(request))):
+        view["can_claim_win"] = True
+    return view

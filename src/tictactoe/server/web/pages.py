@@ -1,0 +1,203 @@
+"""The site's HTML pages: the home page (start a table), the table page and one page per game.
+
+Pages are server-rendered shells; the table page's board is drawn by `static/table.js` from the
+table the WebSocket sends. Everything a page says goes through gettext (see `templating`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass
+from urllib.parse import parse_qs
+
+from fastapi import APIRouter, Request
+from fastapi.responses import RedirectResponse, Response
+
+from tictactoe.server.table.commands import Refused, TakeSeat
+from tictactoe.server.table.seats import members
+from tictactoe.server.table.tables import TableOptions
+from tictactoe.server.table.tokens import hash_secret, new_secret
+from tictactoe.server.web.identity import (
+    TableNotFoundError,
+    client_hash,
+    tables_of,
+    viewer_seat,
+    viewer_table,
+)
+from tictactoe.server.web.templating import render
+
+router = APIRouter(include_in_schema=False)
+
+VARIANTS = ("standard", "ultimate")
+SIZES = (3, 4, 5)
+FIRSTS = ("me", "friend", "random")
+OPPONENTS = ("friend", "computer")
+LEVELS = ("easy", "medium", "hard", "max")
+DEFAULT_LINE = {3: 3, 4: 4, 5: 4}
+# The home form's clocks: "minutes+increment", as on most game sites.
+CLOCKS = ("none", "1+0", "3+2", "5+3", "10+5")
+
+
+@dataclass(frozen=True)
+class TableForm:
+    """The home page form's choices, preselected from the query string (links from game pages)."""
+
+    variant: str = "standard"
+    size: int = 3
+    line: int = 3
+    first: str = "me"
+    opponent: str = "friend"
+    level: str = "medium"
+    teams: bool = False
+    takebacks: bool = False
+    clock: str = "none"
+    private: bool = False
+
+    @classmethod
+    def from_query(cls, query: dict[str, str]) -> TableForm:
+        """Keep the query's valid choices, the defaults for the rest.
+
+        >>> query = {"variant": "ultimate", "opponent": "computer", "size": "7"}
+        >>> form = TableForm.from_query(query)
+        >>> form.variant, form.opponent, form.size
+        ('ultimate', 'computer', 3)
+        >>> TableForm.from_query({"size": "5"}).line
+        4
+        """
+        variant = query.get("variant", "")
+        size = _int(query.get("size"), SIZES, cls.size)
+        line = _int(query.get("line"), tuple(n for n in SIZES if n <= size), DEFAULT_LINE[size])
+        first = query.get("first", "")
+        opponent = query.get("opponent", "")
+        level = query.get("level", "")
+        clock = query.get("clock", "")
+        return cls(
+            variant=variant if variant in VARIANTS else cls.variant,
+            size=size,
+            line=line,
+            first=first if first in FIRSTS else cls.first,
+            opponent=opponent if opponent in OPPONENTS else cls.opponent,
+            level=level if level in LEVELS else cls.level,
+            teams=query.get("teams") == "on",
+            takebacks=query.get("takebacks") == "on",
+            clock=clock if clock in CLOCKS else cls.clock,
+            private=query.get("private") == "on",
+        )
+
+    def clock_minutes_and_increment(self) -> tuple[float | None, float]:
+        """The chosen clock for the API.
+
+        >>> TableForm(clock="3+2").clock_minutes_and_increment()
+        (3.0, 2.0)
+        >>> TableForm().clock_minutes_and_increment()
+        (None, 0.0)
+        """
+        if self.clock == "none":
+            return None, 0.0
+        minutes, _, increment = self.clock.partition("+")
+        return float(minutes), float(increment)
+
+
+def _int(text: str | None, allowed: tuple[int, ...], default: int) -> int:
+    try:
+        value = int(text or "")
+    except ValueError:
+        return default
+    return value if value in allowed else default
+
+
+@router.get("/")
+async def home(request: Request) -> Response:
+    form = TableForm.from_query(dict(request.query_params))
+    return render(request, "home.html", {"form": form})
+
+
+@router.post("/tables")
+async def create_table_without_javascript(request: Request) -> Response:
+    """The home form's fallback when scripts don't run: create the table, then open it."""
+    # A plain urlencoded body: parsing it here spares a multipart dependency for six fields.
+    fields = parse_qs((await request.body()).decode("utf-8", "replace"))
+    form = TableForm.from_query({key: values[-1] for key, values in fields.items()})
+    minutes, increment = form.clock_minutes_and_increment()
+    options = TableOptions(
+        variant=form.variant,
+        size=form.size if form.variant == "standard" else None,
+        line=form.line if form.variant == "standard" else None,
+        first=form.first,
+        opponent=form.opponent,
+        level=form.level if form.opponent == "computer" else None,
+        teams=form.teams and form.opponent == "friend",
+        takebacks=form.takebacks,
+        private=form.private,
+        clock_minutes=minutes,
+        clock_increment=increment,
+    )
+    try:
+        table = (await tables_of(request).create(options, client_hash(request))).table
+    except Refused:
+        return render(request, "home.html", {"form": form, "form_error": True}, status_code=422)
+    return RedirectResponse(f"/t/{table.id}", status_code=303)
+
+
+@router.get("/t/{table_id}")
+async def table_page(request: Request, table_id: str) -> Response:
+    try:
+        seat = await viewer_seat(request, table_id)
+        table = await viewer_table(request, table_id)
+    except TableNotFoundError:
+        return render(request, "not_found.html", status_code=404)
+    if table["private"] and seat == "spectator":
+        # Not the board: only whoever may still join is offered a seat.
+        joinable = not all(info["taken"] for info in table["seats"].values()) or (
+            table["teams"] and table["result"] is None
+        )
+        context = {"table_id": table_id, "joinable": joinable}
+        return render(request, "private.html", context, status_code=200 if joinable else 409)
+    context = {
+        "table_id": table_id,
+        "table": table,
+        "seat": seat,
+        "share_url": table["url"],
+        "member": await _member_index(request, table_id),
+        # The page counts down to "Claim the win" while the opponent is away on their turn.
+        "claim_after": request.app.state.settings.claim_after_seconds,
+    }
+    return render(request, "table.html", context)
+
+
+async def _member_index(request: Request, table_id: str) -> int | None:
+    """Teams: the viewer's place among their side's members (the table JSON lists them in order
+    without saying who is who, so only this page knows which one is "you")."""
+    table = await tables_of(request).get(table_id)
+    if table is None or not table.record.teams:
+        return None
+    person = table.person_of_client(client_hash(request))
+    mark = table.mark_of(person)
+    if mark is None:
+        return None
+    side = [holder.token_hash for holder in members(table.record, mark)]
+    return side.index(person) if person in side else None
+
+
+@router.post("/t/{table_id}/seats")
+async def take_seat_without_javascript(request: Request, table_id: str) -> Response:
+    """The private page's join button (a plain form): take a seat, then open the table."""
+    table = await tables_of(request).get(table_id)
+    if table is None:
+        return render(request, "not_found.html", status_code=404)
+    client = client_hash(request)
+    if table.mark_of(table.person_of_client(client)) is None:
+        # Taken meanwhile: the page it redirects to says what there is to say.
+        with contextlib.suppress(Refused):
+            await table.apply(TakeSeat(hash_secret(new_secret()), client), None)
+    return RedirectResponse(f"/t/{table_id}", status_code=303)
+
+
+@router.get("/games/standard")
+async def standard_rules(request: Request) -> Response:
+    return render(request, "game_standard.html")
+
+
+@router.get("/games/ultimate")
+async def ultimate_rules(request: Request) -> Response:
+    return render(request, "game_ultimate.html")

@@ -1,0 +1,385 @@
+"""The JSON API for looking back: the games of a table, one game's record and steps, its analysis
+by the computer, any position code or record read into steps (the analysis board), and the games
+this browser played ("My games")."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Literal
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
+
+from tictactoe import IllegalMoveError
+from tictactoe.server.storage import GameRecord, TableRecord
+from tictactoe.server.table.commands import Refused
+from tictactoe.server.table.review import (
+    Analyst,
+    GameKey,
+    game_json,
+    key_of_game,
+    key_of_table,
+    read_position,
+    start_game,
+)
+from tictactoe.server.table.tokens import hash_secret
+from tictactoe.server.table.view import table_url
+from tictactoe.server.web.api import ErrorBody
+from tictactoe.server.web.identity import client_hash, tables_of
+
+log = logging.getLogger(__name__)
+router = APIRouter(tags=["looking back"])
+
+Mark = Literal["x", "o"]
+Result = Literal["x", "o", "draw"]
+
+
+class Step(BaseModel):
+    position: str = Field(description="the position code after this ply")
+    last_move: str | None
+    turn: Mark
+    result: Result | None
+    legal_moves: list[str]
+    boards: list[Result | None] | None = Field(description="ultimate: each small board's owner")
+    sent_to: int | None
+    sends_to: dict[str, int | None] | None
+    winning_lines: list[list[str]]
+
+
+class GameView(BaseModel):
+    table_id: str
+    game: int = Field(description="the game number at the table")
+    variant: Literal["standard", "ultimate"]
+    size: int
+    line: int
+    start_position: str | None = Field(
+        description="the position code the game started from (null: the usual start)"
+    )
+    record: str
+    moves: list[str]
+    result: Result | None = Field(description="null while the game is being played")
+    ended_by: str | None
+    steps: list[Step] = Field(description="the start, then the position after each move")
+
+
+class GameSummary(BaseModel):
+    table_id: str
+    game: int
+    variant: Literal["standard", "ultimate"]
+    size: int
+    line: int
+    moves: int = Field(description="how many moves were played")
+    result: Result | None
+    ended_by: str | None
+    ended_at: float | None = Field(description="when it ended (seconds since the epoch)")
+    url: str = Field(description="the table's link")
+
+
+class MyGame(GameSummary):
+    mark: Mark = Field(description="the mark this browser played")
+    opponent: Literal["friend", "computer"]
+    level: str | None
+
+
+class Evaluation(BaseModel):
+    ply: int = Field(description="0 is the start; n is the position after the n-th move")
+    score: float = Field(description="-1 (O wins) .. 1 (X wins), from X's point of view")
+    proven: Result | None = Field(description="the result, when the search proved it")
+    best_move: str | None = Field(description="the computer's move here (null once over)")
+
+
+class AnalysisView(BaseModel):
+    table_id: str
+    game: int
+    think_ms: int = Field(description="how long the computer thought about each position")
+    evaluations: list[Evaluation]
+    swings: list[int] = Field(description="the plies after which the evaluation moved most")
+
+
+class ReadPosition(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    variant: Literal["standard", "ultimate"]
+    size: int | None = Field(None, description="standard: 3, 4 or 5 (default 3)")
+    line: int | None = Field(None, description="standard: marks in a row that win")
+    position: str | None = Field(
+        None, max_length=200, description="a position code to start from (default: the start)"
+    )
+    record: str = Field("", max_length=1000, description="moves played from there, e.g. `e5 e4`")
+
+
+class EvaluatePosition(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    variant: Literal["standard", "ultimate"]
+    line: int | None = Field(None, description="standard: marks in a row that win")
+    position: str = Field(max_length=200, description="the position code to evaluate")
+
+
+class PositionEvaluation(BaseModel):
+    score: float = Field(description="-1 (O wins) .. 1 (X wins), from X's point of view")
+    proven: Result | None = Field(description="the result, when the search proved it")
+    best_move: str | None = Field(description="the computer's move here (null once over)")
+
+
+class PositionView(BaseModel):
+    variant: Literal["standard", "ultimate"]
+    size: int
+    line: int
+    start_position: str | None
+    record: str
+    steps: list[Step]
+
+
+def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    return {status: {"model": ErrorBody} for status in statuses}
+
+
+def analyst_of(request: Request) -> Analyst:
+    """The site's analyst, made on first use; it thinks in the computer player's worker pool."""
+    state = request.app.state
+    analyst: Analyst | None = getattr(state, "analyst", None)
+    if analyst is None:
+        computer = tables_of(request).computer
+        if computer is None:
+            raise Refused(503, "the computer player is not available on this server")
+        # A worker that died takes the pool with it: closing it makes the next use start afresh.
+        analyst = state.analyst = Analyst(lambda: computer.pool, on_broken=computer.close)
+    return analyst
+
+
+async def table_games(request: Request, table_id: str) -> tuple[TableRecord, list[GameRecord]]:
+    """The table, and its earlier games (each finished); 404 if there is no such table, 409 if it
+    is private and the caller is none of its players (known by seat token or browser cookie)."""
+    tables = tables_of(request)
+    table = await tables.get(table_id)
+    if table is None:
+        raise Refused(404, f"there is no table {table_id!r}")
+    if table.record.private:
+        person = table.person_of_client(client_hash(request))
+        authorization = request.headers.get("authorization", "")
+        if table.mark_of(person) is None and authorization.lower().startswith("bearer "):
+            person = hash_secret(authorization[7:].strip())
+        if not table.may_watch(person):
+            raise Refused(
+                409, "this table is private: only its players can see it", reason="private"
+            )
+    record = table.record
+    archived = {game.game_number: game for game in await tables.storage.games(table_id)}
+    earlier = [
+        archived.get(n) or await _from_move_log(request, record, n)
+        for n in range(1, record.game_number)
+    ]
+    return record, earlier
+
+
+async def _from_move_log(request: Request, table: TableRecord, number: int) -> GameRecord:
+    """A game played before games were archived: its moves from the log, its result from the
+    rules (a resignation leaves no trace there, so such a game shows no result)."""
+    moves = tuple(
+        m.move for m in await tables_of(request).storage.moves(table.id) if m.game_number == number
+    )
+    key = GameKey(table.variant, table.size, table.line, table.start_position, " ".join(moves))
+    game = start_game(key.variant, key.size, key.line, key.start_position)
+    for move in moves:
+        game = game.play(move)
+    ended_by = None if game.result is None else "draw" if game.result == "draw" else "line"
+    return GameRecord(
+        table_id=table.id,
+        game_number=number,
+        variant=table.variant,
+        size=table.size,
+        line=table.line,
+        start_position=table.start_position,
+        moves=moves,
+        result=game.result,
+        ended_by=ended_by,
+        x_client_hash=None,
+        o_client_hash=None,
+        x_computer=False,
+        o_computer=False,
+        level=table.level,
+        ended_at=None,
+    )
+
+
+async def one_game(
+    request: Request, table_id: str, number: int
+) -> tuple[TableRecord, GameRecord | TableRecord]:
+    record, earlier = await table_games(request, table_id)
+    if number == record.game_number:
+        return record, record
+    if 1 <= number < record.game_number:
+        return record, earlier[number - 1]
+    raise Refused(404, f"table {table_id!r} has no game {number} (it has {record.game_number})")
+
+
+@router.get(
+    "/tables/{table_id}/games",
+    response_model=list[GameSummary],
+    responses=error_responses(404, 409),
+    summary="The games of a table",
+)
+async def list_games(table_id: str, request: Request) -> list[GameSummary]:
+    """Every game played at the table, the first first; the last one may still be going on."""
+    record, earlier = await table_games(request, table_id)
+    url = table_url(str(request.base_url), table_id)
+    return [*(_summary(game, url) for game in earlier), _current_summary(record, url)]
+
+
+def _summary(game: GameRecord, url: str) -> GameSummary:
+    return GameSummary(
+        table_id=game.table_id,
+        game=game.game_number,
+        variant=game.variant,  # type: ignore[arg-type]
+        size=game.size,
+        line=game.line,
+        moves=len(game.moves),
+        result=game.result,  # type: ignore[arg-type]
+        ended_by=game.ended_by,
+        ended_at=game.ended_at,
+        url=url,
+    )
+
+
+def _current_summary(table: TableRecord, url: str) -> GameSummary:
+    """The table's current game, which may still be going on (then it has not ended)."""
+    return GameSummary(
+        table_id=table.id,
+        game=table.game_number,
+        variant=table.variant,  # type: ignore[arg-type]
+        size=table.size,
+        line=table.line,
+        moves=len(table.moves),
+        result=table.result,  # type: ignore[arg-type]
+        ended_by=table.ended_by,
+        ended_at=table.updated_at if table.result is not None else None,
+        url=url,
+    )
+
+
+@router.get(
+    "/tables/{table_id}/games/{number}",
+    response_model=GameView,
+    responses=error_responses(404, 409),
+    summary="A game's record, result and positions",
+)
+async def read_game(table_id: str, number: int, request: Request) -> JSONResponse:
+    """Game `number` at the table (1 is the first; the current one may still be going on), with
+    every position from its start, for stepping through it."""
+    _, game = await one_game(request, table_id, number)
+    return JSONResponse(game_json(table_id, game, number))
+
+
+@router.get(
+    "/tables/{table_id}/games/{number}/analysis",
+    response_model=AnalysisView,
+    responses=error_responses(404, 409, 503),
+    summary="The computer's evaluation after every move of a game",
+)
+async def analyse_game(table_id: str, number: int, request: Request) -> JSONResponse:
+    """The computer's evaluation of every position of a finished game, worked out once and then
+    kept. `409` while the game is still being played: the computer does not help the players."""
+    _, game = await one_game(request, table_id, number)
+    if game.result is None:
+        raise Refused(409, "the game is still being played: its analysis opens once it is over")
+    key = key_of_table(game) if isinstance(game, TableRecord) else key_of_game(game)
+    try:
+        analysis = await analyst_of(request).analysis(key)
+    except Exception as error:  # a worker process died, or the engine failed
+        log.exception("analysis of game %s at table %s failed", number, table_id)
+        raise Refused(503, "the computer cannot analyse the game right now; try again") from error
+    return JSONResponse({"table_id": table_id, "game": number, **analysis})
+
+
+@router.post(
+    "/positions",
+    response_model=PositionView,
+    responses=error_responses(422),
+    summary="Read a position code or record",
+)
+async def read_position_api(body: ReadPosition) -> JSONResponse:
+    """The positions from `position` (or the start) through the moves of `record`: what the
+    analysis board draws. A code no legal game reaches, or an illegal move, is a `422` that says
+    why."""
+    try:
+        read = read_position(body.variant, body.size, body.line, body.position, body.record)
+    except IllegalMoveError as error:
+        raise Refused(422, str(error), reason=error.reason) from None
+    except ValueError as error:  # InvalidPositionError, or settings the variant does not have
+        raise Refused(422, str(error), reason="invalid-position") from None
+    return JSONResponse(read)
+
+
+@router.post(
+    "/positions/evaluation",
+    response_model=PositionEvaluation,
+    responses=error_responses(422, 503),
+    summary="The computer's evaluation and move in a position",
+)
+async def evaluate_position(body: EvaluatePosition, request: Request) -> JSONResponse:
+    """What the computer thinks of one position and the move it would play (the analysis
+    board's "show the computer's move"); kept, so asking again costs nothing."""
+    try:
+        read = read_position(body.variant, None, body.line, body.position, "")
+    except ValueError as error:
+        raise Refused(422, str(error), reason="invalid-position") from None
+    try:
+        analyst = analyst_of(request)
+        evaluation = await analyst.position(body.variant, read["size"], read["line"], body.position)
+    except Exception as error:  # a worker process died, or the engine failed
+        log.exception("evaluation of %r failed", body.position)
+        raise Refused(503, "the computer cannot look at the position right now") from error
+    return JSONResponse(evaluation)
+
+
+@router.get("/my-games", response_model=list[MyGame], summary="The games played in this browser")
+async def my_games_api(request: Request) -> list[MyGame]:
+    """The games played with this browser's cookie, newest first."""
+    return await my_games(request)
+
+
+async def my_games(request: Request, limit: int = 100) -> list[MyGame]:
+    """The games this browser (its `ttt_client` cookie) played, newest first: those being played
+    and the finished ones."""
+    mine = client_hash(request)
+    if mine is None:
+        return []
+    storage = tables_of(request).storage
+    base = str(request.base_url)
+    found: list[tuple[float, MyGame]] = []
+    archived = await storage.games_of_client(mine, limit)
+    for game in archived:
+        mark: Mark = "x" if mine in game.x_clients else "o"
+        summary = _summary(game, table_url(base, game.table_id))
+        found.append(
+            (
+                game.ended_at or 0.0,
+                MyGame(
+                    **summary.model_dump(),
+                    mark=mark,
+                    opponent="computer" if (game.o_computer or game.x_computer) else "friend",
+                    level=game.level,
+                ),
+            )
+        )
+    seen = {(g.table_id, g.game_number) for g in archived}
+    for table in await storage.tables_of_client(mine, limit):
+        if (table.id, table.game_number) in seen:
+            continue
+        if not table.moves and table.game_number > 1:
+            continue  # a rematch not begun yet: the finished game is listed already
+        x_side = (table.x.client_hash, *(m.client_hash for m in table.x_mates))
+        mark = "x" if mine in x_side else "o"
+        found.append(
+            (
+                table.updated_at,
+                MyGame(
+                    **_current_summary(table, table_url(base, table.id)).model_dump(),
+                    mark=mark,
+                    opponent=table.opponent,  # type: ignore[arg-type]
+                    level=table.level,
+                ),
+            )
+        )
+    found.sort(key=lambda item: item[0], reverse=True)
+    return [game for _, game in found[:limit]]

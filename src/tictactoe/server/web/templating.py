@@ -1,0 +1,198 @@
+"""Renders the site's pages: Jinja2 with gettext (Babel catalogs), the page language and the footer.
+
+One Jinja environment per language, each with its catalog installed, so a request never swaps
+translations under another request's feet. The language comes from `?lang=xx`, then the `lang`
+cookie, then `Accept-Language`, among `LANGUAGES`; anything else falls back to English.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import subprocess
+from collections.abc import Mapping
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+import jinja2
+from babel.support import NullTranslations, Translations
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.templating import Jinja2Templates
+
+HERE = Path(__file__).resolve().parent.parent  # the server folder: templates, static, locales
+TEMPLATES_DIR = HERE / "templates"
+STATIC_DIR = HERE / "static"
+LOCALES_DIR = HERE / "locales"
+
+DEFAULT_LANGUAGE = "en"
+# Each language named in itself: that is the name a reader looks for in a language menu.
+LANGUAGES: dict[str, str] = {
+    "en": "English",
+    "el": "Ελληνικά",
+    "fi": "Suomi",
+    "sv": "Svenska",
+    "cs": "Čeština",
+}
+LANGUAGE_COOKIE = "lang"
+LANGUAGE_COOKIE_MAX_AGE = 365 * 24 * 3600
+
+
+def parse_accept_language(header: str) -> list[str]:
+    """The primary language subtags of an `Accept-Language` header, most wanted first.
+
+    >>> parse_accept_language("fi-FI,fi;q=0.9,en-US;q=0.8,en;q=0.7")
+    ['fi', 'en']
+    >>> parse_accept_language("sv;q=0.5, cs")
+    ['cs', 'sv']
+    >>> parse_accept_language("el;q=0, *")
+    []
+    """
+    weighted: list[tuple[float, int, str]] = []
+    for position, part in enumerate(header.split(",")):
+        tag, _, params = part.strip().partition(";")
+        tag = tag.strip().lower()
+        if not tag or tag == "*":
+            continue
+        quality = 1.0
+        params = params.strip()
+        if params.startswith("q="):
+            try:
+                quality = float(params[2:])
+            except ValueError:
+                quality = 0.0
+        if quality > 0:
+            weighted.append((-quality, position, tag.split("-")[0]))
+    seen: list[str] = []
+    for _, _, language in sorted(weighted):
+        if language not in seen:
+            seen.append(language)
+    return seen
+
+
+def choose_language(query: str | None, cookie: str | None, accept_language: str | None) -> str:
+    """The page language: `?lang=`, then the cookie, then `Accept-Language`, else English.
+
+    >>> choose_language("sv", "fi", "cs")
+    'sv'
+    >>> choose_language("xx", "fi", "cs")
+    'fi'
+    >>> choose_language(None, None, "de-DE,cs;q=0.8")
+    'cs'
+    >>> choose_language(None, None, None)
+    'en'
+    """
+    for candidate in (query, cookie):
+        if candidate and candidate.lower() in LANGUAGES:
+            return candidate.lower()
+    for language in parse_accept_language(accept_language or ""):
+        if language in LANGUAGES:
+            return language
+    return DEFAULT_LANGUAGE
+
+
+def request_language(request: Request) -> str:
+    """The language to render `request` in."""
+    return choose_language(
+        request.query_params.get("lang"),
+        request.cookies.get(LANGUAGE_COOKIE),
+        request.headers.get("accept-language"),
+    )
+
+
+@functools.cache
+def translations(language: str) -> NullTranslations:
+    """The compiled catalog of `language`; English (the source text) when there is none."""
+    if language == DEFAULT_LANGUAGE:
+        return NullTranslations()
+    return Translations.load(str(LOCALES_DIR), [language], domain="messages")
+
+
+@dataclass(frozen=True)
+class BuildInfo:
+    """What the footer says about the running code."""
+
+    version: str
+    commit: str
+
+
+@functools.cache
+def build_info() -> BuildInfo:
+    """The package version, and the commit from `TICTACTOE_COMMIT` or else git."""
+    try:
+        version = metadata.version("tictactoe")
+    except metadata.PackageNotFoundError:
+        version = "0.0.0"
+    commit = os.environ.get("TICTACTOE_COMMIT", "").strip()
+    if not commit:
+        try:
+            commit = subprocess.run(
+                ["git", "rev-parse", "--short", "HEAD"],
+                cwd=HERE,
+                capture_output=True,
+                text=True,
+                timeout=5,
+                check=True,
+            ).stdout.strip()
+        except (OSError, subprocess.SubprocessError):
+            commit = ""
+    return BuildInfo(version=version, commit=commit or "unknown")
+
+
+def static_version() -> str:
+    """A cache-busting suffix for static URLs: changes with every deployed commit."""
+    info = build_info()
+    return f"{info.version}-{info.commit}"
+
+
+@functools.cache
+def templates_for(language: str) -> Jinja2Templates:
+    """The template renderer with `language`'s catalog installed (built once per language)."""
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(TEMPLATES_DIR),
+        autoescape=jinja2.select_autoescape(["html"]),
+        extensions=["jinja2.ext.i18n"],
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.install_gettext_translations(translations(language), newstyle=True)  # type: ignore[attr-defined]
+    return Jinja2Templates(env=env)
+
+
+def language_links(request: Request) -> dict[str, str]:
+    """For the language menu: this page's address in each language, other query fields kept."""
+    kept = [(key, value) for key, value in request.query_params.multi_items() if key != "lang"]
+    return {code: "?" + urlencode([*kept, ("lang", code)]) for code in LANGUAGES}
+
+
+def render(
+    request: Request,
+    name: str,
+    context: Mapping[str, Any] | None = None,
+    *,
+    status_code: int = 200,
+) -> Response:
+    """Render template `name` in the request's language; remember an explicit `?lang=` choice."""
+    language = request_language(request)
+    page_context: dict[str, Any] = {
+        "lang": language,
+        "languages": LANGUAGES,
+        "language_links": language_links(request),
+        "build": build_info(),
+        "static_version": static_version(),
+        **(context or {}),
+    }
+    response = templates_for(language).TemplateResponse(
+        request, name, page_context, status_code=status_code
+    )
+    chosen = request.query_params.get("lang", "").lower()
+    if chosen in LANGUAGES and request.cookies.get(LANGUAGE_COOKIE) != chosen:
+        response.set_cookie(
+            LANGUAGE_COOKIE, chosen, max_age=LANGUAGE_COOKIE_MAX_AGE, samesite="lax"
+        )
+    response.headers["Content-Language"] = language
+    response.headers.setdefault("Vary", "Accept-Language, Cookie")
+    return response
