@@ -12,8 +12,8 @@ import pytest
 from starlette.testclient import TestClient
 
 from tictactoe.server.app import create_app
-from tictactoe.server.computer import think_time
 from tictactoe.server.settings import Settings
+from tictactoe.server.table.computer import think_time
 
 
 @pytest.fixture(scope="module")

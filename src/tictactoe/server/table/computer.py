@@ -13,8 +13,8 @@ from concurrent.futures.process import BrokenProcessPool
 
 from tictactoe import Game
 from tictactoe.engine import warm_up
-from tictactoe.server.clock import Clock, side_to_move
 from tictactoe.server.storage import TableRecord
+from tictactoe.server.table.clock import Clock, side_to_move
 from tictactoe.server.table.game import build_game
 
 log = logging.getLogger(__name__)
