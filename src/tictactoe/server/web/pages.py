@@ -13,18 +13,18 @@ from urllib.parse import parse_qs
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 
-from tictactoe.server.identity import (
+from tictactoe.server.table.commands import Refused, TakeSeat
+from tictactoe.server.table.seats import members
+from tictactoe.server.table.tables import TableOptions
+from tictactoe.server.table.tokens import hash_secret, new_secret
+from tictactoe.server.web.identity import (
     TableNotFoundError,
     client_hash,
-    hash_secret,
-    new_secret,
     tables_of,
     viewer_seat,
     viewer_table,
 )
-from tictactoe.server.table import Refused, TakeSeat, members
-from tictactoe.server.tables import TableOptions
-from tictactoe.server.templating import render
+from tictactoe.server.web.templating import render
 
 router = APIRouter(include_in_schema=False)
 
@@ -159,6 +159,8 @@ async def table_page(request: Request, table_id: str) -> Response:
         "seat": seat,
         "share_url": table["url"],
         "member": await _member_index(request, table_id),
+        # The page counts down to "Claim the win" while the opponent is away on their turn.
+        "claim_after": request.app.state.settings.claim_after_seconds,
     }
     return render(request, "table.html", context)
 
