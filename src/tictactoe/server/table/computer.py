@@ -10,6 +10,7 @@ import random
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
+from tictactoe import Game
 from tictactoe.engine import warm_up
 from tictactoe.server.storage import TableRecord
 from tictactoe.server.table.game import build_game
@@ -31,40 +32,71 @@ def think(
 ) -> str:
     """The engine's move in the game reached by `record` from the start, or from
     `start_position` (runs in a worker process)."""
-    from tictactoe import Game
     from tictactoe.engine import best_move
 
-    standard = variant == "standard"
-    if start_position is None:
-        game = Game.from_record(
-            variant, record, size=size if standard else None, line=line if standard else None
-        )
-    else:
-        game = Game.from_position(variant, start_position, line=line if standard else None)
-        for move in record.split():
-            game = game.play(move)
+    game = _game(variant, size, line, record, start_position)
     return best_move(game, level=level, think_ms=think_ms)
 
 
-class ComputerPlayer:
-    """Plays the computer's moves: `await player(record)` is its move at that table."""
+def judge_draw(
+    variant: str, size: int, line: int, record: str, start_position: str | None, think_ms: int
+) -> bool:
+    """Whether the engine proves the game reached a draw with best play (runs in a worker)."""
+    from tictactoe.engine.analysis import evaluate
 
-    def __init__(self, workers: int = 1, think_ms: int = 300) -> None:
+    game = _game(variant, size, line, record, start_position)
+    return evaluate(game, think_ms=think_ms).proven == "draw"
+
+
+def _game(variant: str, size: int, line: int, record: str, start_position: str | None) -> Game:
+    standard = variant == "standard"
+    if start_position is None:
+        return Game.from_record(
+            variant, record, size=size if standard else None, line=line if standard else None
+        )
+    game = Game.from_position(variant, start_position, line=line if standard else None)
+    for move in record.split():
+        game = game.play(move)
+    return game
+
+
+def _new_pool(workers: int) -> ProcessPoolExecutor:
+    # spawn: forking a process that runs an event loop and database threads is unsafe.
+    # Each worker loads the compiled kernels once, so no later move pays for it.
+    return ProcessPoolExecutor(
+        max_workers=workers, mp_context=multiprocessing.get_context("spawn"), initializer=warm_up
+    )
+
+
+class ComputerPlayer:
+    """Plays the computer's moves: `await player(record)` is its move at that table. Analysis
+    (reviews, the analysis board) thinks in a pool of its own, `analysis_pool`, so that however
+    much of it is asked for, it never queues in front of a move at a table."""
+
+    def __init__(self, workers: int = 1, think_ms: int = 300, analysis_workers: int = 1) -> None:
         self.workers = workers
         self.think_ms = think_ms
+        self.analysis_workers = analysis_workers
         self._pool: ProcessPoolExecutor | None = None
+        self._analysis_pool: ProcessPoolExecutor | None = None
 
     @property
     def pool(self) -> ProcessPoolExecutor:
         if self._pool is None:
-            # spawn: forking a process that runs an event loop and database threads is unsafe.
-            # Each worker loads the compiled kernels once, so no later move pays for it.
-            self._pool = ProcessPoolExecutor(
-                max_workers=self.workers,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=warm_up,
-            )
+            self._pool = _new_pool(self.workers)
         return self._pool
+
+    @property
+    def analysis_pool(self) -> ProcessPoolExecutor:
+        if self._analysis_pool is None:
+            self._analysis_pool = _new_pool(self.analysis_workers)
+        return self._analysis_pool
+
+    def close_analysis(self) -> None:
+        """Drops the analysis pool (a worker died): the next analysis starts a fresh one."""
+        if self._analysis_pool is not None:
+            self._analysis_pool.shutdown(wait=False, cancel_futures=True)
+            self._analysis_pool = None
 
     async def __call__(self, table: TableRecord) -> str:
         loop = asyncio.get_running_loop()
@@ -90,7 +122,28 @@ class ComputerPlayer:
             log.exception("the engine failed at table %s; playing a random move", table.id)
             return random.choice(build_game(table).legal_moves())
 
+    async def proves_draw(self, table: TableRecord) -> bool:
+        """Whether the position at the table is a proven draw (so the computer agrees to one)."""
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(
+                self.pool,
+                judge_draw,
+                table.variant,
+                table.size,
+                table.line,
+                " ".join(table.moves),
+                table.start_position,
+                self.think_ms,
+            )
+        except Exception as error:
+            if isinstance(error, BrokenProcessPool):
+                self._pool = None
+            log.exception("the engine failed to judge a draw at table %s", table.id)
+            return False
+
     def close(self) -> None:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+        self.close_analysis()
