@@ -15,8 +15,8 @@ p99 through aiosqlite, 0.1 ms inline).
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Iterator
-from contextlib import asynccontextmanager, contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -80,22 +80,10 @@ def _unavailable(error: BaseException) -> StorageUnavailableError | None:
     return None
 
 
-@asynccontextmanager
-async def _unavailable_on_failure() -> AsyncIterator[None]:
-    """Raises `_unavailable` errors as `StorageUnavailableError`; the transaction, if any, was
-    rolled back or never reached the database."""
-    try:
-        yield
-    except Exception as error:
-        unavailable = _unavailable(error)
-        if unavailable is None:
-            raise
-        raise unavailable from error
-
-
 @contextmanager
-def _unavailable_on_failure_inline() -> Iterator[None]:
-    """`_unavailable_on_failure` for the synchronous (SQLite) engine."""
+def _unavailable_on_failure() -> Iterator[None]:
+    """Raises `_unavailable` errors as `StorageUnavailableError`; the transaction, if any, was
+    rolled back or never reached the database (around the synchronous and the async engine)."""
     try:
         yield
     except Exception as error:
@@ -175,11 +163,12 @@ class SQLStorage:
     async def _transaction(self, work: Callable[..., T], *args: Any) -> T:
         """Runs `work(connection, *args)` in one transaction, committed if it returns."""
         if self._inline_engine is not None:
-            with _unavailable_on_failure_inline(), self._inline_engine.begin() as connection:
+            with _unavailable_on_failure(), self._inline_engine.begin() as connection:
                 return work(connection, *args)
         if self._async_engine is not None:
-            async with _unavailable_on_failure(), self._async_engine.begin() as connection:
-                return await connection.run_sync(work, *args)
+            with _unavailable_on_failure():
+                async with self._async_engine.begin() as connection:
+                    return await connection.run_sync(work, *args)
         raise RuntimeError("SQLStorage.start() has not been called")
 
     async def create(self, table: TableRecord) -> None:
