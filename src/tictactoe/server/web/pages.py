@@ -159,6 +159,8 @@ async def table_page(request: Request, table_id: str) -> Response:
         "seat": seat,
         "share_url": table["url"],
         "member": await _member_index(request, table_id),
+        # The page counts down to "Claim the win" while the opponent is away on their turn.
+        "claim_after": request.app.state.settings.claim_after_seconds,
     }
     return render(request, "table.html", context)
 
