@@ -21,9 +21,11 @@ from tictactoe.server.table.commands import (
     AskTakeback,
     ClaimWin,
     Command,
+    OfferDraw,
     PlayMove,
     Refused,
     Resign,
+    SetName,
     StaleCommand,
     TakeSeat,
     TimeOut,
@@ -88,6 +90,8 @@ def a_step(draw: st.DrawFn, record: TableRecord, game: Game) -> tuple[Command, s
                 (AskTakeback(), person(record, other(mover))),
                 (AnswerTakeback(draw(st.booleans())), person(record, other(asker))),
                 (TimeOut(), COMPUTER),
+                (OfferDraw(), person(record, either)),
+                (SetName("Ana María"), person(record, either)),
             ]
         )
     )

@@ -32,6 +32,7 @@ from tictactoe.server.table.claim import ClaimWindow, claim_window
 from tictactoe.server.table.clock import Clock
 from tictactoe.server.table.commands import (
     REACTIONS,
+    AnswerDraw,
     ClaimWin,
     Command,
     PlayMove,
@@ -42,7 +43,7 @@ from tictactoe.server.table.commands import (
 from tictactoe.server.table.decision import decide, player_mark
 from tictactoe.server.table.events import Decision, Event
 from tictactoe.server.table.game import build_game
-from tictactoe.server.table.seats import COMPUTER, Mark, mark_of, person_of_client, seat
+from tictactoe.server.table.seats import COMPUTER, Mark, mark_of, other, person_of_client, seat
 from tictactoe.server.table.view import encode_envelope, frame_for_person, table_json
 
 log = logging.getLogger(__name__)
@@ -59,6 +60,8 @@ def channel_of(table_id: str) -> str:
 # -- the serial owner -----------------------------------------------------------------------------
 
 ComputerPlayer = Callable[[TableRecord], Awaitable[str]]
+# Whether the position is a proven draw (the computer accepts a draw offer only then).
+DrawJudge = Callable[[TableRecord], Awaitable[bool]]
 
 
 class Table:
@@ -76,6 +79,7 @@ class Table:
         clock: Callable[[], float] = time.time,
         shared: bool = False,
         presence: SharedPresence | None = None,
+        draw_judge: DrawJudge | None = None,
     ) -> None:
         self.record = record
         self.game = build_game(record)
@@ -84,6 +88,7 @@ class Table:
         self._base_url = base_url
         self._claim_after = claim_after_seconds
         self._computer = computer
+        self._draw_judge = draw_judge
         self._clock = clock
         self._lock = asyncio.Lock()
         now = clock()
@@ -125,6 +130,11 @@ class Table:
     def is_connected(self, mark: Mark) -> bool:
         """Whether anyone playing `mark` is here (a team is here while one member is)."""
         return self._attendance.is_connected(self.record, mark)
+
+    @property
+    def watchers(self) -> int:
+        """How many sockets watch without a seat (here, plus the other processes' in scale-out)."""
+        return self._attendance.spectators + self._attendance.seen.spectators
 
     def away_since(self, mark: Mark) -> float | None:
         """Since when everyone playing `mark` has had no socket open (None: connected or no one)."""
@@ -285,6 +295,7 @@ class Table:
         """A socket of `person` opened (None: a spectator's)."""
         if person is None:
             self._attendance.spectators += 1
+            await self._watchers_changed()
             return
         if self._attendance.arrived(person):
             if self._presence is not None:
@@ -295,6 +306,7 @@ class Table:
         """A socket of `person` closed."""
         if person is None:
             self._attendance.spectators = max(0, self._attendance.spectators - 1)
+            await self._watchers_changed()
             return
         if self._attendance.left(person, self._clock()):
             if self._presence is not None:
@@ -312,6 +324,13 @@ class Table:
     def socket_count(self) -> int:
         return self._attendance.socket_count
 
+    async def _watchers_changed(self) -> None:
+        if self._presence is not None:
+            await self._presence.watching(self.id, self._attendance.spectators)
+        self._envelope = None
+        await self._look_around()
+        await self._publish()
+
     async def _presence_changed(self) -> None:
         self._envelope = None
         await self._look_around()
@@ -326,7 +345,26 @@ class Table:
     def _after_change(self) -> None:
         self._schedule_claim_frame()
         self.schedule_computer_move()
+        self._schedule_draw_answer()
         self.watch_clock()
+
+    def _schedule_draw_answer(self) -> None:
+        """The computer answers a draw offered to it: yes only for a proven draw."""
+        offer: Mark | None = self.record.draw_offer  # type: ignore[assignment]
+        if offer is None or self._draw_judge is None:
+            return
+        if not seat(self.record, other(offer)).computer:
+            return
+        task = asyncio.ensure_future(self._answer_draw(self.record))
+        task.add_done_callback(_log_failure)
+
+    async def _answer_draw(self, record: TableRecord) -> None:
+        assert self._draw_judge is not None
+        accept = await self._draw_judge(record)
+        if self.record.version != record.version:
+            return  # the position moved on: the offer lapsed with it
+        with contextlib.suppress(Refused):
+            await self.apply(AnswerDraw(accept), COMPUTER)
 
     # -- the clock --
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from tictactoe.server.pubsub.presence import Seen
 from tictactoe.server.storage import TableRecord
-from tictactoe.server.table.seats import Mark, members
+from tictactoe.server.table.seats import Mark, members, other
 
 
 class Attendance:
@@ -50,10 +50,11 @@ class Attendance:
 
     def is_connected(self, record: TableRecord, mark: Mark) -> bool:
         """Whether anyone playing `mark` is here (the computer always is)."""
-        return any(
-            holder.computer or self.person_connected(holder.token_hash)
-            for holder in members(record, mark)
-        )
+        side = members(record, mark)
+        if record.opponent == "here":
+            # One device holds both seats: both people are here while it is.
+            side = (*side, *members(record, other(mark)))
+        return any(holder.computer or self.person_connected(holder.token_hash) for holder in side)
 
     def away_since(self, record: TableRecord, mark: Mark) -> float | None:
         """Since when everyone playing `mark` has had no socket open (None: connected or no one)."""

@@ -17,23 +17,36 @@ from tictactoe.server.storage import MoveRecord, SeatRecord, TableRecord
 from tictactoe.server.table.claim import ClaimWindow, claim_win
 from tictactoe.server.table.clock import Clock, time_out
 from tictactoe.server.table.commands import (
+    AnswerDraw,
     AnswerTakeback,
     AskRematch,
     AskTakeback,
     ClaimWin,
     Command,
+    OfferDraw,
     PlayMove,
     Refused,
     Resign,
+    SetName,
     StaleCommand,
     TakeSeat,
     TimeOut,
 )
+from tictactoe.server.table.draw import answer_draw, offer_draw
 from tictactoe.server.table.events import Decision, Event, stamped
 from tictactoe.server.table.game import build_game, finish
 from tictactoe.server.table.rematch import ask_rematch
 from tictactoe.server.table.resign import resign
-from tictactoe.server.table.seats import MARKS, Mark, mark_of, members, seat, with_seat
+from tictactoe.server.table.seats import (
+    MARKS,
+    Mark,
+    mark_of,
+    members,
+    named,
+    other,
+    seat,
+    with_seat,
+)
 from tictactoe.server.table.takeback import answer_takeback, ask_takeback
 
 
@@ -56,10 +69,23 @@ def decide(
     if isinstance(command, TimeOut):
         return time_out(record, now)
     mark = player_mark(record, by)
+    if isinstance(command, AnswerDraw):
+        return answer_draw(record, mark, command.accept, now)
+    game = game if game is not None else build_game(record)
+    one_device = record.opponent == "here"
+    if one_device and not isinstance(command, SetName):
+        # Both people share one screen: whoever's turn it is acts (the last mover takes back).
+        turn: Mark = game.turn  # type: ignore[assignment]
+        mark = other(turn) if isinstance(command, AskTakeback) else turn
+    if isinstance(command, SetName):
+        if one_device and command.side is not None:
+            mark = command.side
+        after = stamped(named(record, mark, command.name), now)
+        return Decision(after, (Event("name-set", after.version, mark=mark),))
+    if isinstance(command, OfferDraw):
+        return offer_draw(record, mark, now)
     if isinstance(command, PlayMove):
-        return play_move(
-            record, game if game is not None else build_game(record), mark, command, now
-        )
+        return play_move(record, game, mark, command, now)
     if isinstance(command, Resign):
         return resign(record, mark, now)
     if isinstance(command, ClaimWin):
@@ -104,8 +130,9 @@ def play_move(
         dataclasses.replace(
             Clock(record, now).after_move(mark),
             moves=(*record.moves, command.move),
-            # A takeback request lapses once another move is played.
+            # A takeback request (or draw offer) lapses once another move is played.
             takeback_by=None,
+            draw_offer=None,
         ),
         now,
     )

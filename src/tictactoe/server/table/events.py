@@ -20,6 +20,9 @@ EventKind = Literal[
     "takeback-asked",
     "taken-back",
     "takeback-declined",
+    "name-set",
+    "draw-offered",
+    "draw-declined",
 ]
 
 
@@ -27,8 +30,9 @@ EventKind = Literal[
 class Event:
     """Something that happened at the table; `version` is the table's version after it.
 
-    `mark` is who did it (seat-taken, moved, rematch-asked, takeback-*: for taken-back, whose
-    move was undone), `move` the move played, `result`/`ended_by` how a game ended."""
+    `mark` is who did it (seat-taken, moved, rematch-asked, name-set, draw-*, takeback-*: for
+    taken-back, whose move was undone), `move` the move played, `result`/`ended_by` how a game
+    ended."""
 
     kind: EventKind
     version: int

@@ -20,8 +20,9 @@ def ask_rematch(record: TableRecord, mark: Mark, now: float) -> Decision:
     after = stamped(
         dataclasses.replace(
             record,
-            rematch_x=record.rematch_x or mark == "x",
-            rematch_o=record.rematch_o or mark == "o",
+            # One device: both people are at the screen, so one ask is both.
+            rematch_x=record.rematch_x or mark == "x" or record.opponent == "here",
+            rematch_o=record.rematch_o or mark == "o" or record.opponent == "here",
         ),
         now,
     )
@@ -51,5 +52,6 @@ def start_rematch(record: TableRecord) -> TableRecord:
         rematch_x=False,
         rematch_o=False,
         takeback_by=None,
+        draw_offer=None,
     )
     return Clock(swapped, swapped.updated_at).reset()

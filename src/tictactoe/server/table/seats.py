@@ -68,3 +68,8 @@ def person_of_client(record: TableRecord, client_hash: str | None) -> str | None
             ):
                 return holder.token_hash
     return None
+
+
+def named(record: TableRecord, mark: Mark, name: str) -> TableRecord:
+    """The record with `mark`'s seat (a team: its side) called `name`."""
+    return with_seat(record, mark, dataclasses.replace(seat(record, mark), name=name))

@@ -37,7 +37,7 @@ def taken_back(record: TableRecord, asker: Mark, now: float) -> tuple[TableRecor
     plies = plies_to_undo(record, asker)
     kept = record.moves[: len(record.moves) - plies]
     stopped = Clock(record, now).stopped()
-    undone = dataclasses.replace(stopped, moves=kept, takeback_by=None)
+    undone = dataclasses.replace(stopped, moves=kept, takeback_by=None, draw_offer=None)
     return (
         Clock(undone, now).started(),
         TakenBack(record.id, record.game_number, len(kept) + 1),
@@ -45,8 +45,8 @@ def taken_back(record: TableRecord, asker: Mark, now: float) -> tuple[TableRecor
 
 
 def ask_takeback(record: TableRecord, mark: Mark, now: float) -> Decision:
-    """`mark` asks to undo their last move: against the computer it is undone at once, else the
-    opponent is asked."""
+    """`mark` asks to undo their last move: against the computer (or at one device) it is undone
+    at once, else the opponent is asked."""
     if not record.takebacks:
         raise Refused(403, "takebacks are not allowed at this table", reason="takebacks-off")
     require_in_progress(record)
@@ -54,7 +54,7 @@ def ask_takeback(record: TableRecord, mark: Mark, now: float) -> Decision:
         raise Refused(409, "you have no move to take back", reason="nothing-to-take-back")
     if record.takeback_by is not None:
         raise Refused(409, "a takeback is already asked for", reason="takeback-pending")
-    if seat(record, other(mark)).computer:
+    if seat(record, other(mark)).computer or record.opponent == "here":
         undone, gone = taken_back(record, mark, now)
         after = stamped(undone, now)
         return Decision(after, (Event("taken-back", after.version, mark=mark),), undone=gone)

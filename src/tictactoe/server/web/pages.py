@@ -133,7 +133,7 @@ async def create_table_without_javascript(request: Request) -> Response:
         clock_increment=increment,
     )
     try:
-        table, _mark, _token = await tables_of(request).create(options, client_hash(request))
+        table = (await tables_of(request).create(options, client_hash(request))).table
     except Refused:
         return render(request, "home.html", {"form": form, "form_error": True}, status_code=422)
     return RedirectResponse(f"/t/{table.id}", status_code=303)
