@@ -129,3 +129,45 @@ def test_the_watcher_count_rises_when_a_third_person_opens_the_link(
     expect(host.locator("[data-watchers]")).to_have_text("1")
     spectator.close()
     expect(host.locator("[data-watchers]")).to_have_text("0")
+
+
+def test_the_light_dark_switch_follows_the_system_then_remembers(new_context: NewContext) -> None:
+    page = new_context(color_scheme="dark").new_page()
+    page.goto("/")
+    toggle = page.locator("[data-theme-toggle]")
+    expect(toggle).to_have_attribute("aria-pressed", "true")  # the system's choice: dark
+    background = "() => getComputedStyle(document.body).backgroundColor"
+    dark = page.evaluate(background)
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-pressed", "false")
+    assert page.evaluate(background) != dark
+    page.reload()
+    expect(page.locator("html")).to_have_attribute("data-theme", "light")
+    assert page.evaluate(background) != dark
+
+
+def test_sound_waits_for_a_touch_and_the_mute_switch_is_remembered(
+    new_context: NewContext,
+) -> None:
+    host_context = new_context()
+    # Count the audio contexts the page makes: none may exist before the visitor touched it.
+    host_context.add_init_script(
+        """window.audioContexts = 0; const Real = window.AudioContext;
+           window.AudioContext = class extends Real {
+             constructor(...a) { super(...a); window.audioContexts += 1; } };"""
+    )
+    host = create_table(host_context, variant="standard", first="friend")
+    guest = join(new_context(), host.url)
+    guest.locator("[data-board] button[data-move=b2]").click()
+    expect(host.locator("[data-board] [data-mark=x]")).to_have_count(1)
+    assert host.evaluate("window.audioContexts") == 0
+    host.locator("[data-board] button[data-move=a1]").click()  # the first touch
+    guest.locator("[data-board] button[data-move=c3]").click()
+    expect(host.locator("[data-board] [data-mark=x]")).to_have_count(2)
+    host.wait_for_function("window.audioContexts === 1")
+    switch = host.locator("[data-sound]")
+    expect(switch).to_have_attribute("aria-pressed", "true")
+    switch.click()
+    expect(switch).to_have_attribute("aria-pressed", "false")
+    host.reload()
+    expect(host.locator("[data-sound]")).to_have_attribute("aria-pressed", "false")
