@@ -60,25 +60,43 @@ def _game(variant: str, size: int, line: int, record: str, start_position: str |
     return game
 
 
-class ComputerPlayer:
-    """Plays the computer's moves: `await player(record)` is its move at that table."""
+def _new_pool(workers: int) -> ProcessPoolExecutor:
+    # spawn: forking a process that runs an event loop and database threads is unsafe.
+    # Each worker loads the compiled kernels once, so no later move pays for it.
+    return ProcessPoolExecutor(
+        max_workers=workers, mp_context=multiprocessing.get_context("spawn"), initializer=warm_up
+    )
 
-    def __init__(self, workers: int = 1, think_ms: int = 300) -> None:
+
+class ComputerPlayer:
+    """Plays the computer's moves: `await player(record)` is its move at that table. Analysis
+    (reviews, the analysis board) thinks in a pool of its own, `analysis_pool`, so that however
+    much of it is asked for, it never queues in front of a move at a table."""
+
+    def __init__(self, workers: int = 1, think_ms: int = 300, analysis_workers: int = 1) -> None:
         self.workers = workers
         self.think_ms = think_ms
+        self.analysis_workers = analysis_workers
         self._pool: ProcessPoolExecutor | None = None
+        self._analysis_pool: ProcessPoolExecutor | None = None
 
     @property
     def pool(self) -> ProcessPoolExecutor:
         if self._pool is None:
-            # spawn: forking a process that runs an event loop and database threads is unsafe.
-            # Each worker loads the compiled kernels once, so no later move pays for it.
-            self._pool = ProcessPoolExecutor(
-                max_workers=self.workers,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=warm_up,
-            )
+            self._pool = _new_pool(self.workers)
         return self._pool
+
+    @property
+    def analysis_pool(self) -> ProcessPoolExecutor:
+        if self._analysis_pool is None:
+            self._analysis_pool = _new_pool(self.analysis_workers)
+        return self._analysis_pool
+
+    def close_analysis(self) -> None:
+        """Drops the analysis pool (a worker died): the next analysis starts a fresh one."""
+        if self._analysis_pool is not None:
+            self._analysis_pool.shutdown(wait=False, cancel_futures=True)
+            self._analysis_pool = None
 
     async def __call__(self, table: TableRecord) -> str:
         loop = asyncio.get_running_loop()
@@ -128,3 +146,4 @@ class ComputerPlayer:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+        self.close_analysis()

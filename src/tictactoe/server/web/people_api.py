@@ -27,7 +27,7 @@ from tictactoe.server.web.api import (
     error_responses,
     options_of,
 )
-from tictactoe.server.web.identity import client_hash, tables_of
+from tictactoe.server.web.identity import client_hash, site_base_url, tables_of
 
 router = APIRouter(prefix="/api", tags=["people"])
 
@@ -106,7 +106,7 @@ async def open_tables(request: Request, open: bool = False) -> list[OpenTable]:
     there (at most one per creator's browser). Private tables never appear."""
     if not open:
         raise Refused(422, "only the open tables are listed: GET /api/tables?open=true")
-    base = str(request.base_url)
+    base = site_base_url(request)
     return [
         OpenTable(
             id=record.id,
