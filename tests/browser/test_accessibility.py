@@ -9,9 +9,11 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
+from tictactoe.server import templating
+
 NewContext = Callable[..., BrowserContext]
 AXE = Path(__file__).parent / "node_modules" / "axe-core" / "axe.min.js"
-LANGUAGES = ["en", "el", "fi", "sv", "cs"]
+LANGUAGES = list(templating.LANGUAGES)
 PAGES = ["/", "/games/standard", "/games/ultimate", "/analysis", "/my-games"]
 
 
