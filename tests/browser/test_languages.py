@@ -97,9 +97,11 @@ def test_every_page_is_wholly_in_the_chosen_language(
     table = new_table(base_url, "ultimate")
     review = a_finished_game_review(base_url)
     looking_back = (review, f"{review.rsplit('/', 1)[0]}", "/analysis", "/my-games")
-    for path in ("/", table, "/games/standard", "/games/ultimate", *looking_back):
-        english.goto(f"{path}?lang=en")
-        page.goto(f"{path}?lang={language}")
+    unreadable = "/analysis?variant=standard&position=xxx/.../...+o"  # the reason, translated
+    for path in ("/", table, "/games/standard", "/games/ultimate", *looking_back, unreadable):
+        joint = "&" if "?" in path else "?"
+        english.goto(f"{path}{joint}lang=en")
+        page.goto(f"{path}{joint}lang={language}")
         expect(page.locator("html")).to_have_attribute("lang", language)
         if path == review:  # drawn by the page's script
             expect(page.locator("[data-status]")).not_to_be_empty()
@@ -110,6 +112,9 @@ def test_every_page_is_wholly_in_the_chosen_language(
         text = visible_text(page)
         left = sorted(fragment for fragment in fragments if fragment in text)
         assert left == [], f"English left on {path} in {language}: {left}"
+        if path == unreadable:
+            reason = page.locator("[data-read-error-reason]")
+            assert reason.inner_text() != english.locator("[data-read-error-reason]").inner_text()
 
 
 def sideways_overflow(page: Page) -> list[str]:

@@ -58,7 +58,8 @@ def test_the_analysis_board_says_why_it_cannot_read_a_code(client: TestClient) -
     page = client.get("/analysis", params={"variant": "standard", "position": "xxx/.../... o"})
     assert page.status_code == 200
     assert "data-read-error" in page.text
-    assert "x has 3 marks and o has 0" in page.text
+    assert 'data-read-error-reason="mark-counts"' in page.text
+    assert "Marks on the grid: X 3, O 0." in page.text
     # The board still opens, at the start, for another try.
     assert blob(page.text, "analysis-data")["steps"][0]["position"] == ".../.../... x"
 

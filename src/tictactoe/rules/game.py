@@ -70,7 +70,7 @@ class Game(ABC):
         ['a1', 'a2', 'b1', 'b3', 'c1', 'c2', 'c3']
         """
         if not isinstance(code, str):
-            raise InvalidPositionError("a position code is a string")
+            raise InvalidPositionError("not-text", "a position code is a string")
         return variant_class(variant).from_code(code, line=line)
 
     @classmethod
@@ -204,19 +204,29 @@ def check_mark_counts(x_count: int, o_count: int, turn: str) -> None:
     """X moves first, so X has as many marks as O (X to move) or one more (O to move)."""
     if x_count not in (o_count, o_count + 1):
         raise InvalidPositionError(
+            "mark-counts",
             f"x has {x_count} marks and o has {o_count}: x moves first, so x has as many marks"
-            " as o or one more"
+            " as o or one more",
+            x=x_count,
+            o=o_count,
         )
     expected = "x" if x_count == o_count else "o"
     if turn != expected:
         raise InvalidPositionError(
-            f"with {x_count} x and {o_count} o it is {expected}'s turn, not {turn}'s"
+            "turn",
+            f"with {x_count} x and {o_count} o it is {expected}'s turn, not {turn}'s",
+            x=x_count,
+            o=o_count,
+            expected=expected,
+            turn=turn,
         )
 
 
 def check_side_to_move(text: str) -> str:
     if text not in ("x", "o"):
-        raise InvalidPositionError(f"the side to move is 'x' or 'o', not {text!r}")
+        raise InvalidPositionError(
+            "side-to-move", f"the side to move is 'x' or 'o', not {text!r}", text=text
+        )
     return text
 
 

@@ -78,13 +78,20 @@ def read_grid(text: str) -> tuple[list[str], int]:
     for number, rank in enumerate(ranks, start=1):
         if len(rank) != width:
             raise InvalidPositionError(
+                "rank-length",
                 f"rank {number} from the top has {len(rank)} cells; a {width}×{width} grid needs"
-                f" {width}"
+                f" {width}",
+                rank=number,
+                cells=len(rank),
+                width=width,
             )
         bad = set(rank) - {"x", "o", "."}
         if bad:
             raise InvalidPositionError(
+                "cell-mark",
                 f"rank {number} from the top holds {''.join(sorted(bad))!r};"
-                " cells are 'x', 'o' or '.'"
+                " cells are 'x', 'o' or '.'",
+                rank=number,
+                marks="".join(sorted(bad)),
             )
     return [mark for rank in ranks for mark in rank], width

@@ -8,7 +8,7 @@ from __future__ import annotations
 from functools import cache
 from typing import ClassVar
 
-from tictactoe.rules.errors import IllegalMoveError, InvalidPositionError
+from tictactoe.rules.errors import IllegalMoveError, InvalidPositionError, PositionReason
 from tictactoe.rules.game import (
     Game,
     check_mark_counts,
@@ -123,15 +123,17 @@ class StandardGame(Game):
         parts = code.split(" ")
         if len(parts) != 2:
             raise InvalidPositionError(
+                "code-shape",
                 "a standard position code is the grid, a space and the side to move,"
-                " e.g. 'x../.o./... x'"
+                " e.g. 'x../.o./... x'",
             )
         marks, size = read_grid(parts[0])
         turn = check_side_to_move(parts[1])
         try:
             size, line = check_settings(size, line)
         except ValueError as error:
-            raise InvalidPositionError(str(error)) from None
+            reason: PositionReason = "size" if size not in SIZES else "line"
+            raise InvalidPositionError(reason, str(error), size=size) from None
         geo = geometry(size, line)
         x = sum(1 << index for index, mark in enumerate(marks) if mark == "x")
         o = sum(1 << index for index, mark in enumerate(marks) if mark == "o")
@@ -210,17 +212,24 @@ def _check_reachable(geo: Geometry, x: int, o: int, turn: str) -> str | None:
     """The result of a position read from a code, or InvalidPositionError if no game reaches it."""
     x_won, o_won = geo.has_line(x), geo.has_line(o)
     if x_won and o_won:
-        raise InvalidPositionError("both x and o have a line, but the first line ends the game")
+        raise InvalidPositionError(
+            "both-lines", "both x and o have a line, but the first line ends the game"
+        )
     for side, won, marks in (("x", x_won, x), ("o", o_won, o)):
         if not won:
             continue
         if turn == side:
             raise InvalidPositionError(
-                f"{side} has a line, so {side} moved last and it cannot be {side}'s turn"
+                "winner-to-move",
+                f"{side} has a line, so {side} moved last and it cannot be {side}'s turn",
+                mark=side,
             )
         if not has_removable_winning_mark(marks, geo.lines, marks):
             raise InvalidPositionError(
-                f"{side} has lines that no single last move completes; the first line ends the game"
+                "lines-not-one-move",
+                f"{side} has lines that no single last move completes; the first line ends the"
+                " game",
+                mark=side,
             )
         return side
     if (x | o) == geo.full:

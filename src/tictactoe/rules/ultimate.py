@@ -286,17 +286,20 @@ class UltimateGame(Game):
     @classmethod
     def from_code(cls, code: str, *, line: int | None) -> UltimateGame:
         if line not in (None, 3):
-            raise InvalidPositionError("ultimate has no line setting: 3 in a row")
+            raise InvalidPositionError("line", "ultimate has no line setting: 3 in a row", size=9)
         parts = code.split(" ")
         if len(parts) != 3:
             raise InvalidPositionError(
+                "code-shape",
                 "an ultimate position code is the grid, the side to move and the last move"
-                " ('-' before the first), separated by single spaces"
+                " ('-' before the first), separated by single spaces",
             )
         grid, turn_text, last_text = parts
         marks, width = read_grid(grid)
         if width != WIDTH:
-            raise InvalidPositionError(f"an ultimate grid has 9 ranks of 9 cells, not {width}")
+            raise InvalidPositionError(
+                "grid-size", f"an ultimate grid has 9 ranks of 9 cells, not {width}", width=width
+            )
         turn = check_side_to_move(turn_text)
         x_cells = [0] * 9
         o_cells = [0] * 9
@@ -318,15 +321,22 @@ def _read_last_move(text: str, marks: list[str], turn: str) -> int:
     moved = "o" if turn == "x" else "x"
     if text == "-":
         if any(mark != "." for mark in marks):
-            raise InvalidPositionError("the last move is '-' (none) but the grid has marks")
+            raise InvalidPositionError(
+                "last-move-none", "the last move is '-' (none) but the grid has marks"
+            )
         return -1
     index = INDEX_OF.get(text)
     if index is None:
-        raise InvalidPositionError(f"the last move {text!r} is not a cell of the 9×9 grid")
+        raise InvalidPositionError(
+            "last-move-cell", f"the last move {text!r} is not a cell of the 9×9 grid", move=text
+        )
     if marks[index] != moved:
         raise InvalidPositionError(
+            "last-move-mark",
             f"the last move {text} must hold an {moved} (the side that just moved), not"
-            f" {marks[index]!r}"
+            f" {marks[index]!r}",
+            move=text,
+            mark=moved,
         )
     return index
 
@@ -337,14 +347,19 @@ def _decided_boards(x_cells: list[int], o_cells: list[int]) -> tuple[int, int, i
         x_line, o_line = HAS_LINE[x_cells[board]], HAS_LINE[o_cells[board]]
         if x_line and o_line:
             raise InvalidPositionError(
+                "board-both-lines",
                 f"the {POSITION_WORDS[board]} board has a line of x and a line of o, but the"
-                " first line closes the board"
+                " first line closes the board",
+                board=board,
             )
         for side, has, marks in (("x", x_line, x_cells[board]), ("o", o_line, o_cells[board])):
             if has and not has_removable_winning_mark(marks, LINES, marks):
                 raise InvalidPositionError(
+                    "board-lines",
                     f"{side}'s lines in the {POSITION_WORDS[board]} board were not all made by"
-                    " one last move, but the first line closes the board"
+                    " one last move, but the first line closes the board",
+                    mark=side,
+                    board=board,
                 )
         if x_line:
             x_boards |= 1 << board
@@ -372,24 +387,37 @@ def _check_reachable(
         other_boards = o_boards if moved == "x" else x_boards
         if other_boards >> board & 1:
             raise InvalidPositionError(
-                f"the last move {NAMES[last]} is in a board the other side had already won"
+                "last-move-in-lost-board",
+                f"the last move {NAMES[last]} is in a board the other side had already won",
+                move=NAMES[last],
             )
         if HAS_LINE[mover_cells[board]] and HAS_LINE[mover_cells[board] & ~bit]:
             raise InvalidPositionError(
-                f"the last move {NAMES[last]} is in a board that was already won before it"
+                "last-move-after-board-won",
+                f"the last move {NAMES[last]} is in a board that was already won before it",
+                move=NAMES[last],
             )
     x_won, o_won = HAS_LINE[x_boards], HAS_LINE[o_boards]
     if x_won and o_won:
-        raise InvalidPositionError("both x and o have three boards in a line; the first one wins")
+        raise InvalidPositionError(
+            "both-won", "both x and o have three boards in a line; the first one wins"
+        )
     for side, won, boards in (("x", x_won, x_boards), ("o", o_won, o_boards)):
         if not won:
             continue
         if side != moved:
-            raise InvalidPositionError(f"{side} has won the game, so {side} must have moved last")
+            raise InvalidPositionError(
+                "winner-to-move",
+                f"{side} has won the game, so {side} must have moved last",
+                mark=side,
+            )
         last_board = 1 << CELL_BOARD[last]
         if not has_removable_winning_mark(boards, LINES, last_board):
             raise InvalidPositionError(
-                f"{side} won the game before the last move {NAMES[last]}; play stops at the win"
+                "won-before-last",
+                f"{side} won the game before the last move {NAMES[last]}; play stops at the win",
+                mark=side,
+                move=NAMES[last],
             )
         return side
     if x_boards | o_boards | drawn == FULL:

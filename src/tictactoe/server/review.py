@@ -17,7 +17,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
-from tictactoe import Game
+from tictactoe import Game, IllegalMoveError
 from tictactoe.server.storage import GameRecord, TableRecord
 
 log = logging.getLogger(__name__)
@@ -50,12 +50,25 @@ def start_game(variant: str, size: int, line: int, start_position: str | None) -
     return Game.new(variant, size=size if standard else None, line=line if standard else None)
 
 
+class RecordMoveError(IllegalMoveError):
+    """A move of a record that the rules refuse, with its place in the record (`ply`, from 1)."""
+
+    def __init__(self, refused: IllegalMoveError, ply: int, move: str) -> None:
+        super().__init__(refused.reason, f"move {ply} ({move}): {refused}")
+        self.ply = ply
+        self.move = move
+
+
 def replay(key: GameKey) -> list[Game]:
-    """The game after each ply, the start position first."""
+    """The game after each ply, the start position first; a refused move of the record raises
+    `RecordMoveError`."""
     game = start_game(key.variant, key.size, key.line, key.start_position)
     games = [game]
-    for move in key.record.split():
-        game = game.play(move)
+    for ply, move in enumerate(key.record.split(), start=1):
+        try:
+            game = game.play(move)
+        except IllegalMoveError as refused:
+            raise RecordMoveError(refused, ply, move) from None
         games.append(game)
     return games
 

@@ -14,6 +14,7 @@ from tictactoe.server.review import game_json, read_position
 from tictactoe.server.review_api import my_games, one_game, table_games
 from tictactoe.server.table import Refused
 from tictactoe.server.templating import render, request_language
+from tictactoe.server.unreadable import unreadable
 from tictactoe.server.view import table_url
 
 router = APIRouter(include_in_schema=False)
@@ -81,7 +82,7 @@ async def analysis_page(request: Request) -> Response:
     try:
         board = read_position(variant, size, line, position, record)
     except ValueError as problem:
-        error = str(problem)
+        error = unreadable(problem, size)
         board = read_position(variant, size if size in (3, 4, 5) else None, None, None, "")
     context = {
         "board": board,

@@ -1,7 +1,8 @@
 // The analysis board: a position code or record opened from the address (the server reads it),
 // stepped through and played on locally (the server answers with the positions, so the browser
 // still knows no rules), then "play on from here" at a new table against a friend or the computer.
-import { StepBoard, stepStatus, copyText } from "./board.js";
+import { Board, stepStatus } from "./board.js";
+import { copyText } from "./copy.js";
 import { t } from "./strings.js";
 
 const page = document.querySelector("[data-analysis-page]");
@@ -27,9 +28,7 @@ let ply = steps.length - 1;
 let busy = false;
 let showBest = false;
 const evaluations = new Map(); // position code → the computer's evaluation, once asked
-const board = new StepBoard(page.querySelector("[data-board]"), {
-  variant: data.variant, size: data.size, onPlay: (move) => play(move),
-});
+const board = new Board(page.querySelector("[data-board]"), { onPlay: (move) => play(move) });
 
 function go(next) {
   ply = Math.max(0, Math.min(steps.length - 1, next));
@@ -39,7 +38,8 @@ function go(next) {
 function render() {
   const step = steps[ply];
   const evaluation = showBest ? evaluations.get(step.position) : undefined;
-  board.render(step, evaluation?.best_move ?? null);
+  board.render({ ...step, variant: data.variant, size: data.size },
+    { legal: step.legal_moves, marked: evaluation?.best_move ?? null });
   bestEl.textContent = evaluation?.best_move
     ? t("The computer would play {cell}", { cell: evaluation.best_move }) : "";
   if (showBest && !step.result && !evaluations.has(step.position)) askComputer(step.position);

@@ -1,14 +1,15 @@
 // The review of a finished game: step through its positions (buttons, the move list, ←/→,
 // Home/End), the computer's evaluation after every move as a chart with the biggest swings marked,
 // its best move on request, and the record and position code to copy.
-import { StepBoard, stepStatus, copyText } from "./board.js";
+import { Board, stepStatus } from "./board.js";
+import { copyText } from "./copy.js";
 import { EvaluationChart } from "./evaluation_chart.js";
 import { t } from "./strings.js";
 
 const page = document.querySelector("[data-review-page]");
 const game = JSON.parse(document.getElementById("game-data").textContent);
 const last = game.steps.length - 1;
-const board = new StepBoard(page.querySelector("[data-board]"), { variant: game.variant, size: game.size });
+const board = new Board(page.querySelector("[data-board]"));
 const statusEl = page.querySelector("[data-status]");
 const plyEl = page.querySelector("[data-ply]");
 const positionEl = page.querySelector("[data-position-code]");
@@ -53,7 +54,8 @@ function go(next) {
 function render() {
   const step = game.steps[ply];
   const evaluation = analysis?.evaluations[ply];
-  board.render(step, showBest && evaluation ? evaluation.best_move : null);
+  board.render({ ...step, variant: game.variant, size: game.size },
+    { marked: showBest && evaluation ? evaluation.best_move : null });
   statusEl.textContent = stepStatus(step, game.variant);
   page.dataset.ply = String(ply);
   plyEl.textContent = t("Move {n} of {total}", { n: ply, total: last });

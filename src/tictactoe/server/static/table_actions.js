@@ -1,0 +1,142 @@
+// The table page's buttons: take the seat, resign (pressed twice), rematch, claim the win, ask for
+// and answer a takeback, quick reactions, and the link to share.
+import { other, upper } from "./board.js";
+import { t } from "./strings.js";
+import { errorText, freeSeat, isOver, isPlayerSeat } from "./table_text.js";
+
+export const REACTIONS = {
+  "good-move": ["👍", "Good move"], wow: ["😮", "Wow"], "good-game": ["🤝", "Good game"],
+  oops: ["😅", "Oops"], thinking: ["⏳", "Thinking…"],
+};
+
+const hasMyMove = (tbl, seat) => tbl.moves.length >= (tbl.turn === seat ? 2 : 1);
+
+export class Actions {
+  // `send(message)` sends a command; `say(text)` shows an error; `announce(text)` speaks.
+  constructor(page, { tableId, send, say, announce }) {
+    const $ = (selector) => page.querySelector(selector);
+    this.els = {
+      join: $("[data-join]"), rematch: $("[data-rematch]"), claim: $("[data-claim]"), resign: $("[data-resign]"),
+      shareCard: $("[data-share-card]"), shareLink: $("[data-share-link]"), reactions: $("[data-reactions]"),
+      reactionShown: $("[data-reaction-shown]"), takeback: $("[data-takeback]"), takebackPrompt: $("[data-takeback-prompt]"),
+    };
+    const { els } = this;
+    this.resignArmed = null;
+    els.resign.addEventListener("click", () => {
+      if (this.resignArmed) {
+        this.disarmResign();
+        send({ type: "resign" });
+        return;
+      }
+      els.resign.textContent = t("Really resign? Press again");
+      this.resignArmed = setTimeout(() => this.disarmResign(), 5000);
+    });
+    els.rematch.addEventListener("click", () => send({ type: "rematch" }));
+    els.claim.addEventListener("click", () => send({ type: "claim" }));
+    els.takeback.addEventListener("click", () => send({ type: "takeback" }));
+    $("[data-takeback-accept]").addEventListener("click", () => send({ type: "accept-takeback" }));
+    $("[data-takeback-decline]").addEventListener("click", () => send({ type: "decline-takeback" }));
+    els.reactions.addEventListener("click", (event) => {
+      const button = event.target.closest("button[data-reaction]");
+      if (button) send({ type: "react", reaction: button.dataset.reaction });
+    });
+    els.join.addEventListener("click", () => this.join(tableId, say));
+    this.wireShare($("[data-copy]"), $("[data-share]"), announce);
+    this.reactionTimer = null;
+  }
+
+  disarmResign() {
+    clearTimeout(this.resignArmed);
+    this.resignArmed = null;
+    this.els.resign.textContent = t("Resign");
+  }
+
+  render(tbl, seat, connected) {
+    const { els } = this;
+    const over = isOver(tbl);
+    const player = isPlayerSeat(seat);
+    const free = freeSeat(tbl);
+    const teamsOpen = tbl.teams && !over;
+    els.join.hidden = !(seat === "spectator" && (free || teamsOpen) && tbl.opponent !== "computer");
+    els.join.textContent = tbl.teams && !free ? t("Join a team") : t("Take the free seat");
+    els.resign.hidden = !(player && !over);
+    els.claim.hidden = !(player && !over && tbl.can_claim_win);
+    els.rematch.hidden = !(player && over);
+    if (over && player) {
+      const asked = tbl.rematch ?? {};
+      els.rematch.disabled = Boolean(asked[seat]);
+      els.rematch.textContent = asked[seat] ? t("Rematch asked: waiting for your opponent")
+        : asked[other(seat)] ? t("Accept the rematch") : t("Rematch");
+    }
+    els.shareCard.hidden = tbl.opponent === "computer";
+    els.reactions.hidden = !player;
+    for (const button of els.reactions.querySelectorAll("button")) button.disabled = !connected;
+    const open = tbl.takebacks && player && !over;
+    const asked = tbl.takeback_asked_by;
+    els.takeback.hidden = !open || asked === other(seat);
+    els.takebackPrompt.hidden = !open || asked !== other(seat);
+    els.takeback.disabled = !connected || asked === seat || !hasMyMove(tbl, seat);
+    els.takeback.textContent = asked === seat ? t("Takeback asked: waiting for your opponent")
+      : t("Ask to take back your move");
+    if (tbl.url && els.shareLink.value !== tbl.url) els.shareLink.value = tbl.url;
+  }
+
+  showReaction({ reaction, side }) {
+    const { reactionShown } = this.els;
+    if (!REACTIONS[reaction]) return;
+    const [emoji, label] = REACTIONS[reaction];
+    reactionShown.textContent = `${upper(side)}: ${emoji} ${t(label)}`;
+    reactionShown.dataset.reaction = reaction;
+    clearTimeout(this.reactionTimer);
+    this.reactionTimer = setTimeout(() => {
+      reactionShown.textContent = "";
+      reactionShown.dataset.reaction = "";
+    }, 5000);
+  }
+
+  async join(tableId, say) {
+    const { join } = this.els;
+    join.disabled = true;
+    try {
+      const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}/seats`, {
+        method: "POST",
+        credentials: "same-origin",
+        headers: { Accept: "application/json" },
+      });
+      if (response.ok) {
+        // The seat is bound to this browser's cookie: a fresh page load renders it as ours.
+        location.reload();
+        return;
+      }
+      say(response.status === 409 ? t("That seat has just been taken.")
+        : [429, 503].includes(response.status) ? errorText(response.status, null)
+        : t("Something went wrong. Please try again."));
+    } catch {
+      say(t("Something went wrong. Please try again."));
+    }
+    join.disabled = false;
+  }
+
+  wireShare(copyButton, shareButton, announce) {
+    const { shareLink } = this.els;
+    copyButton.addEventListener("click", async () => {
+      try {
+        await navigator.clipboard.writeText(shareLink.value);
+      } catch {
+        shareLink.select();
+        document.execCommand("copy");
+      }
+      copyButton.textContent = t("Link copied");
+      announce(t("Link copied"));
+      setTimeout(() => {
+        copyButton.textContent = t("Copy link");
+      }, 2500);
+    });
+    if (navigator.share) {
+      shareButton.hidden = false;
+      shareButton.addEventListener("click", () => {
+        navigator.share({ title: document.title, url: shareLink.value }).catch(() => {});
+      });
+    }
+  }
+}

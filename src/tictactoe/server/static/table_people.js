@@ -1,0 +1,83 @@
+// The players card: who sits where (and who is online), the score, team members and the clocks,
+// counted down here between the server's frames.
+import { t } from "./strings.js";
+import { isOver, isPlayerSeat } from "./table_text.js";
+
+const LEVELS = { easy: "Easy", medium: "Medium", hard: "Hard", max: "Strongest" };
+
+export function renderPlayers(page, tbl, seat, myMember) {
+  for (const mark of ["x", "o"]) {
+    const row = page.querySelector(`[data-player="${mark}"]`);
+    const info = tbl.seats?.[mark] ?? {};
+    let name = t("Player");
+    if (tbl.teams) name = t("Team");
+    else if (info.computer) name = tbl.level in LEVELS ? `${t("Computer")} · ${t(LEVELS[tbl.level])}` : t("Computer");
+    else if (!info.taken) name = t("Free seat");
+    else if (mark === seat) name = t("You");
+    else if (isPlayerSeat(seat)) name = t("Your opponent");
+    row.querySelector("[data-name]").textContent = name;
+    const presence = row.querySelector("[data-presence]");
+    const shown = info.taken && !info.computer;
+    presence.textContent = shown ? (info.connected ? t("online") : t("offline")) : "";
+    presence.dataset.state = shown ? (info.connected ? "online" : "offline") : "";
+    row.querySelector("[data-wins]").textContent = String(tbl.score?.[mark] ?? 0);
+    const members = tbl.teams ? info.members ?? [] : null;
+    renderMembers(row.querySelector("[data-members]"), members, mark === seat ? myMember : null);
+    row.classList.toggle("to-move", !isOver(tbl) && tbl.turn === mark);
+  }
+  page.querySelector("[data-draws]").textContent = String(tbl.score?.draws ?? 0);
+  page.querySelector("[data-game-number]").textContent = tbl.game > 1 ? `· ${t("Game {n}", { n: tbl.game })}` : "";
+}
+
+function renderMembers(list, members, mine) {
+  list.hidden = !members?.length;
+  if (!members) return;
+  list.replaceChildren(...members.map((member, i) => {
+    const item = document.createElement("li");
+    const state = member.connected ? "online" : "offline";
+    item.textContent = i === mine ? t("You") : t("Player {n}", { n: i + 1 });
+    const presence = document.createElement("span");
+    presence.className = "presence";
+    presence.dataset.state = state;
+    presence.textContent = ` ${t(state)}`;
+    item.append(presence);
+    return item;
+  }));
+}
+
+function formatTime(seconds) {
+  const s = Math.max(0, seconds);
+  if (s < 10) return `0:0${s.toFixed(1)}`;
+  const whole = Math.ceil(s);
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+}
+
+// The clocks: the server's times when the latest frame came, run down for the side to move.
+export class Clocks {
+  constructor(page) {
+    this.els = { x: page.querySelector("[data-clock='x']"), o: page.querySelector("[data-clock='o']") };
+    this.clock = null;
+    this.at = 0;
+    setInterval(() => this.render(), 200);
+  }
+
+  set(clock) {
+    this.clock = clock ?? null;
+    this.at = performance.now();
+    this.render();
+  }
+
+  render() {
+    const { clock } = this;
+    for (const mark of ["x", "o"]) {
+      const el = this.els[mark];
+      el.hidden = !clock;
+      if (!clock) continue;
+      const running = clock.running === mark;
+      const left = clock[mark] - (running ? (performance.now() - this.at) / 1000 : 0);
+      el.textContent = formatTime(left);
+      el.dataset.running = running ? "true" : "";
+      el.classList.toggle("low", left < 10);
+    }
+  }
+}

@@ -1,0 +1,77 @@
+// What the table page says in words: the status line, the settings line, what changed (for the
+// screen reader's live region) and what an error means.
+import { boardName, markOn, other, smallBoardOf, upper, whereToPlay } from "./board.js";
+import { t } from "./strings.js";
+
+export const isOver = (tbl) => tbl.result !== null && tbl.result !== undefined;
+export const isPlayerSeat = (seat) => seat === "x" || seat === "o";
+export const freeSeat = (tbl) => ["x", "o"].find((mark) => !tbl.seats?.[mark]?.taken) ?? null;
+
+export function statusText(tbl, seat) {
+  if (isOver(tbl)) {
+    if (tbl.result === "draw") return t("Draw: nobody wins");
+    let text = tbl.result === seat ? t("You win!") : t("{mark} wins", { mark: upper(tbl.result) });
+    const loser = upper(other(tbl.result));
+    if (tbl.ended_by === "resign") text += ` — ${t("{mark} resigned", { mark: loser })}`;
+    if (tbl.ended_by === "abandon") text += ` — ${t("{mark} left the game", { mark: loser })}`;
+    if (tbl.ended_by === "time") text += ` — ${t("{mark} ran out of time", { mark: loser })}`;
+    return text;
+  }
+  const text = tbl.turn === seat ? t("Your move") : t("{mark} to move", { mark: upper(tbl.turn) });
+  return tbl.variant === "ultimate" ? `${text} — ${whereToPlay(tbl)}` : text;
+}
+
+export function waitingText(tbl, seat) {
+  if (!freeSeat(tbl) || tbl.opponent === "computer" || isOver(tbl)) return "";
+  if (isPlayerSeat(seat)) return t("Waiting for your friend to join: send them the link.");
+  return t("A seat is free: take it to play.");
+}
+
+// A number as the page's language writes it (a decimal comma in most of them: 0,5 min).
+const numberFormat = new Intl.NumberFormat(document.documentElement.lang, { maximumFractionDigits: 2 });
+const number = (value) => numberFormat.format(value);
+
+export function settingsText(tbl) {
+  const parts = [];
+  if (tbl.clock) {
+    parts.push(t("{minutes} min, +{seconds} s per move",
+      { minutes: number(tbl.clock.seconds / 60), seconds: number(tbl.clock.increment) }));
+  }
+  if (tbl.teams) parts.push(t("Two teams"));
+  if (tbl.takebacks) parts.push(t("Takebacks allowed"));
+  if (tbl.private) parts.push(t("Private table"));
+  return parts.join(" · ");
+}
+
+// Whether the opponent has just said no to this player's takeback.
+export const takebackDeclined = (previous, next, seat) =>
+  Boolean(previous) && previous.takeback_asked_by === seat && next.takeback_asked_by === null
+    && next.moves.length === previous.moves.length && !isOver(next);
+
+// What the live region says about the step from `previous` to `next` (null: nothing worth saying).
+export function describeChange(previous, next, seat) {
+  if (!previous) return null;
+  if (next.game !== previous.game) return `${t("Game {n}", { n: next.game })}. ${statusText(next, seat)}`;
+  if (next.moves.length < previous.moves.length) return `${t("Move taken back.")} ${statusText(next, seat)}`;
+  if (takebackDeclined(previous, next, seat)) return t("Your opponent declined the takeback.");
+  if (next.moves.length > previous.moves.length && next.last_move) {
+    const mark = upper(markOn(next, next.last_move) || other(next.turn));
+    let text = t("{mark} played {cell}", { mark, cell: next.last_move });
+    if (next.variant === "ultimate") text += ` (${boardName(smallBoardOf(next.last_move))})`;
+    return `${text}. ${statusText(next, seat)}`;
+  }
+  if (isOver(next) !== isOver(previous)) return statusText(next, seat);
+  return null;
+}
+
+export function errorText(status, reason) {
+  if (reason === "takebacks-off") return t("Takebacks are not allowed at this table.");
+  // Only the table's reaction limit gives a reason; a flood of moves or joins has none.
+  if (status === 429 && reason === "rate-limited") return t("Slow down: one reaction at a time.");
+  if (status === 429) return t("Too many requests: wait a moment.");
+  if (status === 503) return t("The server cannot reach its database: try again in a moment.");
+  if (status === 403) return t("It is not your turn.");
+  if (status === 409) return t("The board changed in the meantime: here is the latest position.");
+  if (status === 422) return t("That move is not allowed.");
+  return t("Something went wrong. Please try again.");
+}
