@@ -140,8 +140,9 @@ def test_every_page_fits_a_320_px_phone_in_every_language(
     table = new_table(base_url, "ultimate")
     review = a_finished_game_review(base_url)
     paths = ("/", table, "/games/standard", "/games/ultimate", review, review.rsplit("/", 1)[0])
-    for path in (*paths, "/analysis", "/my-games"):
-        page.goto(f"{path}?lang={language}")
+    unreadable = "/analysis?variant=standard&position=xxx/.../...+o"
+    for path in (*paths, "/analysis", "/my-games", unreadable):
+        page.goto(f"{path}{'&' if '?' in path else '?'}lang={language}")
         if path == table:
             expect(page.locator("[data-board] button[data-move]")).to_have_count(81)
         if path == review:

@@ -1,15 +1,12 @@
 """The languages the site offers: one for every catalog on disk, each named in itself in the menu,
-each reachable through `?lang=`, the cookie and `Accept-Language`; and every catalog's
-`Plural-Forms` is its language's own (the rule CLDR gives for it)."""
+each reachable through `?lang=`, the cookie and `Accept-Language` (the catalogs' own checks are in
+test_translations.py)."""
 
 from __future__ import annotations
 
-import gettext
 import re
 
 import pytest
-from babel.messages.plurals import get_plural
-from babel.messages.pofile import read_po
 from starlette.testclient import TestClient
 
 from tictactoe.server.templating import LANGUAGE_NAMES, LANGUAGES, LOCALES_DIR
@@ -24,6 +21,11 @@ def catalogs_on_disk() -> set[str]:
 def test_every_catalog_on_disk_is_offered_and_nothing_else() -> None:
     assert catalogs_on_disk() <= set(LANGUAGE_NAMES), "name the new language in LANGUAGE_NAMES"
     assert set(LANGUAGES) == catalogs_on_disk() | {"en"}
+
+
+def test_the_site_offers_all_twelve_languages() -> None:
+    assert list(LANGUAGES) == list(LANGUAGE_NAMES)
+    assert len(LANGUAGES) == 12
 
 
 def test_the_language_menu_lists_every_language_in_its_own_name(client: TestClient) -> None:
@@ -49,13 +51,3 @@ def test_accept_language_picks_the_language_and_the_page_says_so(
 def test_the_cookie_picks_the_language(client: TestClient, language: str) -> None:
     client.cookies.set("lang", language)
     assert f'<html lang="{language}"' in client.get("/analysis").text
-
-
-@pytest.mark.parametrize("language", TRANSLATED)
-def test_every_catalog_has_its_languages_own_plural_forms(language: str) -> None:
-    with open(LOCALES_DIR / language / "LC_MESSAGES" / "messages.po", "rb") as file:
-        catalog = read_po(file)
-    expected = get_plural(language)
-    assert catalog.num_plurals == expected.num_plurals, catalog.plural_forms
-    ours, cldr = gettext.c2py(catalog.plural_expr), gettext.c2py(expected.plural_expr)
-    assert [ours(n) for n in range(1000)] == [cldr(n) for n in range(1000)], catalog.plural_forms
