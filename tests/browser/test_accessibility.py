@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
-from tictactoe.server import templating
+from tictactoe.server.web import templating
 
 NewContext = Callable[..., BrowserContext]
 AXE = Path(__file__).parent / "node_modules" / "axe-core" / "axe.min.js"

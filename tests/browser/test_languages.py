@@ -14,7 +14,7 @@ import pytest
 from babel.messages.pofile import read_po
 from playwright.sync_api import BrowserContext, Page, expect
 
-from tictactoe.server.templating import LANGUAGES, LOCALES_DIR
+from tictactoe.server.web.templating import LANGUAGES, LOCALES_DIR
 
 NewContext = Callable[..., BrowserContext]
 PHONE: dict[str, Any] = {

@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator
 import pytest
 from tests.scaleout.services import RedisServer, free_port
 
-from tictactoe.server.presence import Seen, SharedPresence
+from tictactoe.server.pubsub.presence import Seen, SharedPresence
 
 ALICE, BOB = "a" * 64, "b" * 64
 

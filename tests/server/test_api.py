@@ -6,7 +6,7 @@ from typing import Any
 
 from starlette.testclient import TestClient
 
-from tictactoe.server.identity import hash_secret
+from tictactoe.server.table.tokens import hash_secret
 
 
 def bearer(token: str) -> dict[str, str]:

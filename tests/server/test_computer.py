@@ -77,11 +77,11 @@ async def test_a_dead_worker_is_replaced_and_the_game_goes_on() -> None:
     import os
     import signal
 
-    from tictactoe.server.computer import ComputerPlayer
     from tictactoe.server.pubsub.memory import MemoryPubSub
     from tictactoe.server.settings import Settings
     from tictactoe.server.storage.memory import MemoryStorage
-    from tictactoe.server.tables import TableOptions, Tables
+    from tictactoe.server.table.computer import ComputerPlayer
+    from tictactoe.server.table.tables import TableOptions, Tables
 
     computer = ComputerPlayer(workers=1, think_ms=20)
     tables = Tables(MemoryStorage(), MemoryPubSub(), Settings("memory://"), computer)

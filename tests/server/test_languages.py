@@ -9,7 +9,7 @@ import re
 import pytest
 from starlette.testclient import TestClient
 
-from tictactoe.server.templating import LANGUAGE_NAMES, LANGUAGES, LOCALES_DIR
+from tictactoe.server.web.templating import LANGUAGE_NAMES, LANGUAGES, LOCALES_DIR
 
 TRANSLATED = [language for language in LANGUAGES if language != "en"]
 

@@ -11,7 +11,7 @@ import pytest
 from babel.messages.pofile import read_po
 from starlette.testclient import TestClient
 
-from tictactoe.server.templating import LANGUAGES, LOCALES_DIR
+from tictactoe.server.web.templating import LANGUAGES, LOCALES_DIR
 
 TRANSLATED = [language for language in LANGUAGES if language != "en"]
 

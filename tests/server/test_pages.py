@@ -9,8 +9,8 @@ import re
 import pytest
 from starlette.testclient import TestClient
 
-from tictactoe.server import templating
-from tictactoe.server.templating import LANGUAGES, STATIC_DIR
+from tictactoe.server.web import templating
+from tictactoe.server.web.templating import LANGUAGES, STATIC_DIR
 
 PAGES = ["/", "/games/standard", "/games/ultimate"]
 

@@ -9,7 +9,8 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from tictactoe.server.pubsub import PubSub, open_pubsub
+from tictactoe.server.pubsub import PubSub
+from tictactoe.server.pubsub.backends import open_pubsub
 
 BUSES = ["memory", "redis"]
 

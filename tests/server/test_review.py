@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from tictactoe.server.review import Analyst
+from tictactoe.server.table.review import Analyst
 
 Players = Any  # conftest.Players: a table with both seats taken
 

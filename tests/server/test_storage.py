@@ -21,8 +21,8 @@ from tictactoe.server.storage import (
     Storage,
     TableRecord,
     TakenBack,
-    open_storage,
 )
+from tictactoe.server.storage.backends import open_storage
 from tictactoe.server.storage.sql import SQLStorage
 
 STORES = ["memory", "sqlite", "postgresql"]

@@ -8,22 +8,15 @@ from typing import Any
 
 import pytest
 
-from tictactoe.server.identity import hash_secret
 from tictactoe.server.pubsub.memory import MemoryPubSub
 from tictactoe.server.settings import Settings
 from tictactoe.server.storage.memory import MemoryStorage
-from tictactoe.server.table import (
-    COMPUTER,
-    AskRematch,
-    PlayMove,
-    Refused,
-    Resign,
-    Table,
-    TakeSeat,
-    channel_of,
-)
-from tictactoe.server.tables import TableOptions, Tables
-from tictactoe.server.view import decode_envelope
+from tictactoe.server.table.actor import Table, channel_of
+from tictactoe.server.table.commands import AskRematch, PlayMove, Refused, Resign, TakeSeat
+from tictactoe.server.table.seats import COMPUTER
+from tictactoe.server.table.tables import TableOptions, Tables
+from tictactoe.server.table.tokens import hash_secret
+from tictactoe.server.table.view import decode_envelope
 
 
 class Clock:

@@ -18,7 +18,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.plurals import get_plural
 from babel.messages.pofile import read_po
 
-from tictactoe.server.templating import LANGUAGES, LOCALES_DIR, TEMPLATES_DIR, templates_for
+from tictactoe.server.web.templating import LANGUAGES, LOCALES_DIR, TEMPLATES_DIR, templates_for
 
 PLACEHOLDER = re.compile(r"%\(\w+\)s|\{\w+\}")
 CATALOGS = sorted(path.parent.parent.name for path in LOCALES_DIR.glob("*/LC_MESSAGES/*.po"))

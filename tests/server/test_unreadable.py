@@ -11,8 +11,8 @@ import pytest
 from starlette.testclient import TestClient
 
 from tictactoe.rules.errors import PositionReason, Reason
-from tictactoe.server.templating import LANGUAGES, LOCALES_DIR, templates_for
-from tictactoe.server.unreadable import Unreadable
+from tictactoe.server.web.templating import LANGUAGES, LOCALES_DIR, templates_for
+from tictactoe.server.web.unreadable import Unreadable
 
 REASONS = [*get_args(PositionReason), *(f"move-{reason}" for reason in get_args(Reason))]
 TRANSLATED = [language for language in LANGUAGES if language != "en"]  # offered by the site

@@ -18,18 +18,20 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.middleware.gzip import GZipMiddleware
 
-from tictactoe.server import api, health, metrics, review_api, review_pages, websocket
-from tictactoe.server.computer import ComputerPlayer
-from tictactoe.server.connections import Hub
-from tictactoe.server.identity import ClientCookieMiddleware
-from tictactoe.server.limits import RateLimitMiddleware
-from tictactoe.server.presence import SharedPresence
-from tictactoe.server.pubsub import open_pubsub
-from tictactoe.server.security import SecurityMiddleware
+from tictactoe.server.ops import health, metrics
+from tictactoe.server.ops.limits import RateLimitMiddleware
+from tictactoe.server.ops.security import SecurityMiddleware
+from tictactoe.server.pubsub.backends import open_pubsub
+from tictactoe.server.pubsub.presence import SharedPresence
 from tictactoe.server.settings import Settings
-from tictactoe.server.storage import StorageUnavailableError, open_storage
-from tictactoe.server.table import Refused
-from tictactoe.server.tables import Tables
+from tictactoe.server.storage import StorageUnavailableError
+from tictactoe.server.storage.backends import open_storage
+from tictactoe.server.table.commands import Refused
+from tictactoe.server.table.computer import ComputerPlayer
+from tictactoe.server.table.tables import Tables
+from tictactoe.server.web import api, review_api, review_pages, websocket
+from tictactoe.server.web.connections import Hub
+from tictactoe.server.web.identity import ClientCookieMiddleware
 
 log = logging.getLogger(__name__)
 STATIC_DIR = Path(__file__).resolve().parent / "static"
@@ -102,11 +104,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 def _include_pages(app: FastAPI) -> None:
     """The frontend's pages and static files, when that part is installed."""
     try:
-        pages = importlib.import_module("tictactoe.server.pages")
+        pages = importlib.import_module("tictactoe.server.web.pages")
     except ModuleNotFoundError as error:
-        if error.name != "tictactoe.server.pages":
+        if error.name != "tictactoe.server.web.pages":
             raise
-        log.warning("tictactoe.server.pages is missing: serving the API only")
+        log.warning("tictactoe.server.web.pages is missing: serving the API only")
     else:
         app.include_router(pages.router)
     if STATIC_DIR.is_dir():

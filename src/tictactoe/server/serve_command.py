@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
 
     import uvicorn
 
-    from tictactoe.server.logs import log_config
+    from tictactoe.server.ops.logs import log_config
 
     if args.migrate_only:
         return migrate(args.database)

@@ -32,20 +32,3 @@ class PubSub(Protocol):
 
     async def subscribe(self, channel: str, callback: Callback) -> Unsubscribe:
         """Calls `callback(message)` for each message on `channel` until unsubscribed."""
-
-
-def open_pubsub(redis_url: str | None) -> PubSub:
-    """The pub/sub for the settings: in-process without a Redis URL, else Redis.
-
-    >>> type(open_pubsub(None)).__name__
-    'MemoryPubSub'
-    >>> type(open_pubsub("redis://127.0.0.1:6379/0")).__name__
-    'RedisPubSub'
-    """
-    if redis_url is None:
-        from tictactoe.server.pubsub.memory import MemoryPubSub
-
-        return MemoryPubSub()
-    from tictactoe.server.pubsub.redis import RedisPubSub
-
-    return RedisPubSub(redis_url)

@@ -200,18 +200,3 @@ class Storage(Protocol):
 
     async def tables_of_client(self, client_hash: str, limit: int) -> list[TableRecord]:
         """Tables where this browser cookie holds a seat, the latest changed `limit`."""
-
-
-def open_storage(database_url: str) -> Storage:
-    """The storage for a database URL: `memory://`, `sqlite:///path`, `postgresql://...`.
-
-    >>> type(open_storage("memory://")).__name__
-    'MemoryStorage'
-    """
-    if database_url.startswith("memory:"):
-        from tictactoe.server.storage.memory import MemoryStorage
-
-        return MemoryStorage()
-    from tictactoe.server.storage.sql import SQLStorage
-
-    return SQLStorage(database_url)

@@ -15,10 +15,6 @@ p99 through aiosqlite, 0.1 ms inline).
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import logging
-import sqlite3
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
@@ -26,9 +22,6 @@ from typing import Any, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy import event
-from sqlalchemy.dialects import postgresql as postgresql_dialect
-from sqlalchemy.dialects import sqlite as sqlite_dialect_module
-from sqlalchemy.dialects.sqlite import dialect as sqlite_dialect
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
@@ -38,16 +31,16 @@ from tictactoe.server.storage import (
     DuplicateTableError,
     GameRecord,
     MoveRecord,
-    SeatRecord,
     StaleVersionError,
     StorageUnavailableError,
     TableRecord,
     TakenBack,
+    statements,
 )
 from tictactoe.server.storage.migrate import upgrade_to_head
-from tictactoe.server.storage.schema import games, moves, tables
+from tictactoe.server.storage.sqlite import SQLiteMoveWriter, WALCheckpointer, set_sqlite_pragmas
 
-log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 def async_database_url(database_url: str) -> str:
@@ -63,60 +56,6 @@ def async_database_url(database_url: str) -> str:
         url.drivername, url.drivername
     )
     return url.set(drivername=driver).render_as_string(hide_password=False)
-
-
-def _set_sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    # WAL: readers never block the writer, and a committed move survives the process being
-    # killed; synchronous=NORMAL is durable against process death (not power loss) and keeps
-    # each commit cheap. busy_timeout: wait for another process's write instead of failing.
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.execute("PRAGMA busy_timeout=5000")
-    cursor.execute("PRAGMA foreign_keys=ON")
-    # Checkpoints (copying the WAL into the database, with an fsync) would run inside whichever
-    # commit crosses the threshold, i.e. on the event loop, stalling it for as long as the disk
-    # takes (hundreds of ms on a busy machine): `WALCheckpointer` runs them in a thread instead.
-    cursor.execute("PRAGMA wal_autocheckpoint=0")
-    cursor.close()
-
-
-class WALCheckpointer:
-    """Checkpoints an SQLite database's WAL every `interval` seconds from a worker thread, on a
-    connection of its own (sqlite3 releases the GIL while it copies pages and syncs)."""
-
-    def __init__(self, path: str, interval: float = 1.0) -> None:
-        self.path = path
-        self.interval = interval
-        self._task: asyncio.Task[None] | None = None
-
-    def start(self) -> None:
-        self._task = asyncio.ensure_future(self._run())
-
-    async def _run(self) -> None:
-        while True:
-            await asyncio.sleep(self.interval)
-            try:
-                await asyncio.to_thread(self.checkpoint, "PASSIVE")
-            except sqlite3.Error as error:  # e.g. busy: the next round will do
-                log.warning("WAL checkpoint failed: %s", error)
-
-    def checkpoint(self, mode: str) -> None:
-        connection = sqlite3.connect(self.path, timeout=5)
-        try:
-            connection.execute(f"PRAGMA wal_checkpoint({mode})")
-        finally:
-            connection.close()
-
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
-        # Leave a compact database behind: everything copied in, the WAL emptied.
-        with contextlib.suppress(sqlite3.Error):
-            await asyncio.to_thread(self.checkpoint, "TRUNCATE")
 
 
 # Any lock id will do, as long as every process migrating this schema uses the same one.
@@ -166,356 +105,6 @@ def _unavailable_on_failure_inline() -> Iterator[None]:
         raise unavailable from error
 
 
-def _row_values(table: TableRecord) -> dict[str, Any]:
-    return {
-        "variant": table.variant,
-        "size": table.size,
-        "line": table.line,
-        "opponent": table.opponent,
-        "level": table.level,
-        "game_number": table.game_number,
-        "record": " ".join(table.moves),
-        "result": table.result,
-        "ended_by": table.ended_by,
-        "version": table.version,
-        "x_token_hash": table.x.token_hash,
-        "x_client_hash": table.x.client_hash,
-        "x_computer": table.x.computer,
-        "o_token_hash": table.o.token_hash,
-        "o_client_hash": table.o.client_hash,
-        "o_computer": table.o.computer,
-        "score_x": table.score_x,
-        "score_o": table.score_o,
-        "draws": table.draws,
-        "rematch_x": table.rematch_x,
-        "rematch_o": table.rematch_o,
-        "created_at": table.created_at,
-        "updated_at": table.updated_at,
-        "teams": table.teams,
-        "takebacks": table.takebacks,
-        "private": table.private,
-        "clock_seconds": table.clock_seconds,
-        "clock_increment": table.clock_increment,
-        "x_time": table.x_time,
-        "o_time": table.o_time,
-        "clock_since": table.clock_since,
-        "takeback_by": table.takeback_by,
-        "x_mates": _mates_text(table.x_mates),
-        "o_mates": _mates_text(table.o_mates),
-        "start_position": table.start_position,
-    }
-
-
-def _mates_text(mates: tuple[SeatRecord, ...]) -> str:
-    """Teammates as stored: `token_hash:client_hash` each (`-` for no cookie), by spaces.
-
-    >>> _mates_text((SeatRecord("a" * 4, None), SeatRecord("b" * 4, "c" * 4)))
-    'aaaa:- bbbb:cccc'
-    >>> _mates_from_text(_mates_text((SeatRecord("a" * 4, None),)))
-    (SeatRecord(token_hash='aaaa', client_hash=None, computer=False),)
-    """
-    return " ".join(f"{mate.token_hash}:{mate.client_hash or '-'}" for mate in mates)
-
-
-def _mates_from_text(text: str | None) -> tuple[SeatRecord, ...]:
-    mates = []
-    for item in (text or "").split():
-        token_hash, _, client = item.partition(":")
-        mates.append(SeatRecord(token_hash, None if client == "-" else client))
-    return tuple(mates)
-
-
-def _record_from_row(row: Any) -> TableRecord:
-    return TableRecord(
-        id=row.id,
-        variant=row.variant,
-        size=row.size,
-        line=row.line,
-        opponent=row.opponent,
-        level=row.level,
-        game_number=row.game_number,
-        moves=tuple(row.record.split()),
-        result=row.result,
-        ended_by=row.ended_by,
-        version=row.version,
-        x=SeatRecord(row.x_token_hash, row.x_client_hash, bool(row.x_computer)),
-        o=SeatRecord(row.o_token_hash, row.o_client_hash, bool(row.o_computer)),
-        score_x=row.score_x,
-        score_o=row.score_o,
-        draws=row.draws,
-        rematch_x=bool(row.rematch_x),
-        rematch_o=bool(row.rematch_o),
-        created_at=row.created_at,
-        updated_at=row.updated_at,
-        teams=bool(row.teams),
-        takebacks=bool(row.takebacks),
-        private=bool(row.private),
-        clock_seconds=row.clock_seconds,
-        clock_increment=row.clock_increment,
-        x_time=row.x_time,
-        o_time=row.o_time,
-        clock_since=row.clock_since,
-        takeback_by=row.takeback_by,
-        x_mates=_mates_from_text(row.x_mates),
-        o_mates=_mates_from_text(row.o_mates),
-        start_position=row.start_position,
-    )
-
-
-def _game_values(table: TableRecord) -> dict[str, Any]:
-    """The row keeping the table's finished game (see `GameRecord.ended`)."""
-    game = GameRecord.ended(table)
-    return {
-        "table_id": game.table_id,
-        "game_number": game.game_number,
-        "variant": game.variant,
-        "size": game.size,
-        "line": game.line,
-        "start_position": game.start_position,
-        "record": " ".join(game.moves),
-        "result": game.result,
-        "ended_by": game.ended_by,
-        "x_client_hash": game.x_client_hash,
-        "o_client_hash": game.o_client_hash,
-        "x_computer": game.x_computer,
-        "o_computer": game.o_computer,
-        "level": game.level,
-        "ended_at": game.ended_at,
-        "x_mates": " ".join(game.x_mates),
-        "o_mates": " ".join(game.o_mates),
-    }
-
-
-def _game_from_row(row: Any) -> GameRecord:
-    return GameRecord(
-        table_id=row.table_id,
-        game_number=row.game_number,
-        variant=row.variant,
-        size=row.size,
-        line=row.line,
-        start_position=row.start_position,
-        moves=tuple(row.record.split()),
-        result=row.result,
-        ended_by=row.ended_by,
-        x_client_hash=row.x_client_hash,
-        o_client_hash=row.o_client_hash,
-        x_computer=bool(row.x_computer),
-        o_computer=bool(row.o_computer),
-        level=row.level,
-        ended_at=row.ended_at,
-        x_mates=tuple((row.x_mates or "").split()),
-        o_mates=tuple((row.o_mates or "").split()),
-    )
-
-
-T = TypeVar("T")
-
-
-# Statements built once, with bound parameters: SQLAlchemy compiles each once and caches it, where
-# `.values(literal, ...)` would build and key a fresh statement on every move.
-_ROW_COLUMNS = [column.name for column in tables.columns if column.name != "id"]
-_INSERT_TABLE = tables.insert()
-_UPDATE_TABLE = (
-    tables.update()
-    .where(tables.c.id == sa.bindparam("where_id"))
-    .where(tables.c.version == sa.bindparam("where_version"))
-    .values({name: sa.bindparam(name) for name in _ROW_COLUMNS})
-)
-_INSERT_MOVE = moves.insert()
-_DELETE_MOVES = (
-    moves.delete()
-    .where(moves.c.table_id == sa.bindparam("where_table_id"))
-    .where(moves.c.game_number == sa.bindparam("where_game_number"))
-    .where(moves.c.ply >= sa.bindparam("where_first_ply"))
-)
-
-
-def _taken_back_parameters(taken_back: TakenBack) -> dict[str, Any]:
-    return {
-        "where_table_id": taken_back.table_id,
-        "where_game_number": taken_back.game_number,
-        "where_first_ply": taken_back.first_ply,
-    }
-
-
-# A game is kept once, as it ends; the saves after that (rematch requests) leave it as it was.
-_KEEP_GAME = {
-    "sqlite": sqlite_dialect_module.insert(games).on_conflict_do_nothing(),
-    "postgresql": postgresql_dialect.insert(games).on_conflict_do_nothing(),
-}
-_SELECT_TABLE = tables.select().where(tables.c.id == sa.bindparam("where_id"))
-
-
-def _create(connection: Connection, table: TableRecord) -> None:
-    connection.execute(_INSERT_TABLE, {"id": table.id, **_row_values(table)})
-
-
-def _load(connection: Connection, table_id: str) -> TableRecord | None:
-    row = connection.execute(_SELECT_TABLE, {"where_id": table_id}).first()
-    return None if row is None else _record_from_row(row)
-
-
-def _save(
-    connection: Connection,
-    table: TableRecord,
-    expected_version: int,
-    move: MoveRecord | None,
-    taken_back: TakenBack | None = None,
-) -> None:
-    parameters = {"where_id": table.id, "where_version": expected_version, **_row_values(table)}
-    if connection.execute(_UPDATE_TABLE, parameters).rowcount != 1:
-        # Raising inside the transaction rolls it back.
-        raise StaleVersionError(table.id)
-    if taken_back is not None:
-        connection.execute(_DELETE_MOVES, _taken_back_parameters(taken_back))
-    if move is not None:
-        connection.execute(
-            _INSERT_MOVE,
-            {
-                "table_id": move.table_id,
-                "game_number": move.game_number,
-                "ply": move.ply,
-                "move": move.move,
-                "played_at": move.played_at,
-            },
-        )
-    if table.result is not None:
-        connection.execute(_KEEP_GAME[connection.dialect.name], _game_values(table))
-
-
-_NAMED_SQLITE = sqlite_dialect(paramstyle="named")  # type: ignore[no-untyped-call]
-
-
-class SQLiteMoveWriter:
-    """The hot write, a table's save, straight on the sqlite3 driver with SQL compiled once from the
-    same SQLAlchemy statements: the engine's per-statement machinery cost ~0.5 ms a move, more
-    than the SQL itself (measured with bench/server.py)."""
-
-    _UPDATE_SQL = str(_UPDATE_TABLE.compile(dialect=_NAMED_SQLITE))
-    _INSERT_SQL = str(
-        _INSERT_MOVE.compile(
-            dialect=_NAMED_SQLITE,
-            column_keys=["table_id", "game_number", "ply", "move", "played_at"],
-        )
-    )
-    _DELETE_SQL = str(_DELETE_MOVES.compile(dialect=_NAMED_SQLITE))
-    _KEEP_GAME_SQL = str(
-        _KEEP_GAME["sqlite"].compile(
-            dialect=_NAMED_SQLITE, column_keys=[column.name for column in games.columns]
-        )
-    )
-
-    def __init__(self, path: str) -> None:
-        # Autocommit mode: the transaction is spelled out below.
-        self._connection = sqlite3.connect(path, isolation_level=None)
-        _set_sqlite_pragmas(self._connection, None)
-
-    def save(
-        self,
-        table: TableRecord,
-        expected_version: int,
-        move: MoveRecord | None,
-        taken_back: TakenBack | None = None,
-    ) -> None:
-        connection = self._connection
-        parameters = {"where_id": table.id, "where_version": expected_version, **_row_values(table)}
-        try:
-            connection.execute("BEGIN IMMEDIATE")
-            if connection.execute(self._UPDATE_SQL, parameters).rowcount != 1:
-                raise StaleVersionError(table.id)
-            if taken_back is not None:
-                connection.execute(self._DELETE_SQL, _taken_back_parameters(taken_back))
-            if move is not None:
-                connection.execute(
-                    self._INSERT_SQL,
-                    {
-                        "table_id": move.table_id,
-                        "game_number": move.game_number,
-                        "ply": move.ply,
-                        "move": move.move,
-                        "played_at": move.played_at,
-                    },
-                )
-            if table.result is not None:
-                connection.execute(self._KEEP_GAME_SQL, _game_values(table))
-            connection.execute("COMMIT")
-        except BaseException as error:
-            if connection.in_transaction:
-                connection.execute("ROLLBACK")
-            if isinstance(error, sqlite3.IntegrityError):
-                raise StaleVersionError(table.id) from error
-            if isinstance(error, sqlite3.OperationalError):
-                raise StorageUnavailableError(str(error)) from error
-            raise
-
-    def close(self) -> None:
-        self._connection.close()
-
-
-def _find_table_by_token_hash(connection: Connection, token_hash: str) -> str | None:
-    # Teammates' hashes sit in the text of `x_mates`/`o_mates`: hex digits, so no LIKE wildcards.
-    # A scan, but this runs only for a token that is not valid at the table it was sent to.
-    statement = sa.select(tables.c.id).where(
-        sa.or_(
-            tables.c.x_token_hash == token_hash,
-            tables.c.o_token_hash == token_hash,
-            tables.c.x_mates.contains(token_hash),
-            tables.c.o_mates.contains(token_hash),
-        )
-    )
-    found: str | None = connection.execute(statement).scalar()
-    return found
-
-
-def _moves(connection: Connection, table_id: str) -> list[MoveRecord]:
-    statement = (
-        moves.select()
-        .where(moves.c.table_id == table_id)
-        .order_by(moves.c.game_number, moves.c.ply)
-    )
-    return [
-        MoveRecord(row.table_id, row.game_number, row.ply, row.move, row.played_at)
-        for row in connection.execute(statement)
-    ]
-
-
-def _games(connection: Connection, table_id: str) -> list[GameRecord]:
-    statement = games.select().where(games.c.table_id == table_id).order_by(games.c.game_number)
-    return [_game_from_row(row) for row in connection.execute(statement)]
-
-
-def _seated(source: sa.Table, client_hash: str) -> sa.ColumnElement[bool]:
-    """Rows where this browser sat at either side, in the seat or as a teammate."""
-    columns = source.c
-    return sa.or_(
-        columns.x_client_hash == client_hash,
-        columns.o_client_hash == client_hash,
-        # Teammates: hex hashes in a space-separated text, so no LIKE wildcards.
-        columns.x_mates.contains(client_hash),
-        columns.o_mates.contains(client_hash),
-    )
-
-
-def _games_of_client(connection: Connection, client_hash: str, limit: int) -> list[GameRecord]:
-    statement = (
-        games.select()
-        .where(_seated(games, client_hash))
-        .order_by(games.c.ended_at.desc())
-        .limit(limit)
-    )
-    return [_game_from_row(row) for row in connection.execute(statement)]
-
-
-def _tables_of_client(connection: Connection, client_hash: str, limit: int) -> list[TableRecord]:
-    statement = (
-        tables.select()
-        .where(_seated(tables, client_hash))
-        .order_by(tables.c.updated_at.desc())
-        .limit(limit)
-    )
-    return [_record_from_row(row) for row in connection.execute(statement)]
-
-
 def _migrate(connection: Connection) -> None:
     if connection.dialect.name == "postgresql":
         # Processes starting together would race to create the tables: the first to take this
@@ -547,7 +136,7 @@ class SQLStorage:
             if url.database and url.database != ":memory:":
                 Path(url.database).parent.mkdir(parents=True, exist_ok=True)
             engine = sa.create_engine(url.set(drivername="sqlite"))
-            event.listen(engine, "connect", _set_sqlite_pragmas)
+            event.listen(engine, "connect", set_sqlite_pragmas)
             self._inline_engine = engine
             if url.database and url.database != ":memory:":
                 self._checkpointer = WALCheckpointer(url.database)
@@ -595,12 +184,12 @@ class SQLStorage:
 
     async def create(self, table: TableRecord) -> None:
         try:
-            await self._transaction(_create, table)
+            await self._transaction(statements.create, table)
         except IntegrityError as error:
             raise DuplicateTableError(table.id) from error
 
     async def load(self, table_id: str) -> TableRecord | None:
-        return await self._transaction(_load, table_id)
+        return await self._transaction(statements.load, table_id)
 
     async def save(
         self,
@@ -613,21 +202,21 @@ class SQLStorage:
             self._move_writer.save(table, expected_version, move, taken_back)
             return
         try:
-            await self._transaction(_save, table, expected_version, move, taken_back)
+            await self._transaction(statements.save, table, expected_version, move, taken_back)
         except IntegrityError as error:
             raise StaleVersionError(table.id) from error
 
     async def find_table_by_token_hash(self, token_hash: str) -> str | None:
-        return await self._transaction(_find_table_by_token_hash, token_hash)
+        return await self._transaction(statements.find_table_by_token_hash, token_hash)
 
     async def moves(self, table_id: str) -> list[MoveRecord]:
-        return await self._transaction(_moves, table_id)
+        return await self._transaction(statements.moves_of, table_id)
 
     async def games(self, table_id: str) -> list[GameRecord]:
-        return await self._transaction(_games, table_id)
+        return await self._transaction(statements.games_of, table_id)
 
     async def games_of_client(self, client_hash: str, limit: int) -> list[GameRecord]:
-        return await self._transaction(_games_of_client, client_hash, limit)
+        return await self._transaction(statements.games_of_client, client_hash, limit)
 
     async def tables_of_client(self, client_hash: str, limit: int) -> list[TableRecord]:
-        return await self._transaction(_tables_of_client, client_hash, limit)
+        return await self._transaction(statements.tables_of_client, client_hash, limit)

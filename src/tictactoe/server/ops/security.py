@@ -15,7 +15,7 @@ from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from tictactoe.server import metrics
+from tictactoe.server.ops import metrics
 from tictactoe.server.settings import Settings
 
 CONTENT_SECURITY_POLICY = (

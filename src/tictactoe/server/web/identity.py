@@ -1,62 +1,26 @@
 """Who is asking: the anonymous browser cookie `ttt_client`, seat tokens, and which seat a viewer
-holds at a table. Secrets are random (≥ 128 bits) and only their SHA-256 hashes are stored.
+holds at a table. The secrets themselves are made in `table.tokens`.
 """
 
 from __future__ import annotations
 
-import hashlib
-import re
-import secrets
 from http.cookies import SimpleCookie
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-if TYPE_CHECKING:
-    from tictactoe.server.tables import Tables
+from tictactoe.server.table.tables import Tables
+from tictactoe.server.table.tokens import hash_secret, looks_like_secret, new_secret
 
 CLIENT_COOKIE = "ttt_client"
 CLIENT_COOKIE_MAX_AGE = 400 * 24 * 3600  # the longest browsers keep a cookie
-_SECRET_PATTERN = re.compile(r"[A-Za-z0-9_-]{22,128}")
 
 Seat = Literal["x", "o", "spectator"]
 
 
 class TableNotFoundError(LookupError):
     """There is no table with that id."""
-
-
-def new_secret() -> str:
-    """A fresh random secret: 256 bits, URL-safe.
-
-    >>> len(new_secret()), new_secret() != new_secret()
-    (43, True)
-    """
-    return secrets.token_urlsafe(32)
-
-
-def new_table_id() -> str:
-    """A fresh table id: 128 random bits, URL-safe, so links can't be guessed.
-
-    >>> len(new_table_id())
-    22
-    """
-    return secrets.token_urlsafe(16)
-
-
-def hash_secret(secret: str) -> str:
-    """The SHA-256 hex digest stored in place of a secret.
-
-    >>> hash_secret("abc")[:16]
-    'ba7816bf8f01cfea'
-    """
-    return hashlib.sha256(secret.encode()).hexdigest()
-
-
-def looks_like_secret(value: str | None) -> bool:
-    """Whether a value could be one of our secrets (ids, tokens, cookies) at all."""
-    return value is not None and _SECRET_PATTERN.fullmatch(value) is not None
 
 
 def client_hash(connection: HTTPConnection) -> str | None:

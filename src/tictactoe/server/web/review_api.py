@@ -12,9 +12,9 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from tictactoe import IllegalMoveError
-from tictactoe.server.api import ErrorBody
-from tictactoe.server.identity import client_hash, hash_secret, tables_of
-from tictactoe.server.review import (
+from tictactoe.server.storage import GameRecord, TableRecord
+from tictactoe.server.table.commands import Refused
+from tictactoe.server.table.review import (
     Analyst,
     GameKey,
     game_json,
@@ -23,9 +23,10 @@ from tictactoe.server.review import (
     read_position,
     start_game,
 )
-from tictactoe.server.storage import GameRecord, TableRecord
-from tictactoe.server.table import Refused
-from tictactoe.server.view import table_url
+from tictactoe.server.table.tokens import hash_secret
+from tictactoe.server.table.view import table_url
+from tictactoe.server.web.api import ErrorBody
+from tictactoe.server.web.identity import client_hash, tables_of
 
 log = logging.getLogger(__name__)
 router = APIRouter(tags=["looking back"])

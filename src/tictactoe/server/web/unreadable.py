@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from tictactoe import InvalidPositionError
-from tictactoe.server.review import RecordMoveError
+from tictactoe.server.table.review import RecordMoveError
 
 BOARD_NAMES = (
     "top-left",

@@ -13,18 +13,18 @@ from urllib.parse import parse_qs
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 
-from tictactoe.server.identity import (
+from tictactoe.server.table.commands import Refused, TakeSeat
+from tictactoe.server.table.seats import members
+from tictactoe.server.table.tables import TableOptions
+from tictactoe.server.table.tokens import hash_secret, new_secret
+from tictactoe.server.web.identity import (
     TableNotFoundError,
     client_hash,
-    hash_secret,
-    new_secret,
     tables_of,
     viewer_seat,
     viewer_table,
 )
-from tictactoe.server.table import Refused, TakeSeat, members
-from tictactoe.server.tables import TableOptions
-from tictactoe.server.templating import render
+from tictactoe.server.web.templating import render
 
 router = APIRouter(include_in_schema=False)
 

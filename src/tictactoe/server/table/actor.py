@@ -16,15 +16,13 @@ import hmac
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
-from tictactoe import Game, IllegalMoveError
-from tictactoe.server import metrics
-from tictactoe.server.clock import Clock
-from tictactoe.server.limits import TokenBuckets
-from tictactoe.server.presence import Seen, SharedPresence
+from tictactoe import IllegalMoveError
+from tictactoe.server.ops import metrics
+from tictactoe.server.ops.limits import TokenBuckets
 from tictactoe.server.pubsub import PubSub
+from tictactoe.server.pubsub.presence import Seen, SharedPresence
 from tictactoe.server.storage import (
     MoveRecord,
     SeatRecord,
@@ -34,186 +32,36 @@ from tictactoe.server.storage import (
     TableRecord,
     TakenBack,
 )
-from tictactoe.server.takeback import plies_to_undo, taken_back
-from tictactoe.server.view import encode_envelope, frame_for_person, table_json
+from tictactoe.server.table.clock import Clock
+from tictactoe.server.table.commands import (
+    REACTIONS,
+    AnswerTakeback,
+    AskRematch,
+    AskTakeback,
+    ClaimWin,
+    Command,
+    PlayMove,
+    Refused,
+    Resign,
+    TakeSeat,
+    TimeOut,
+)
+from tictactoe.server.table.events import Event
+from tictactoe.server.table.game import build_game, finish
+from tictactoe.server.table.rematch import start_rematch
+from tictactoe.server.table.seats import COMPUTER, MARKS, Mark, members, other, seat, with_seat
+from tictactoe.server.table.takeback import plies_to_undo, taken_back
+from tictactoe.server.table.view import encode_envelope, frame_for_person, table_json
 
 log = logging.getLogger(__name__)
 
-Mark = Literal["x", "o"]
-MARKS: tuple[Mark, Mark] = ("x", "o")
-# The `by` of the computer's own commands; a token hash is 64 hex digits, so it never collides.
-COMPUTER = "computer"
-# Quick reactions, the only words players can send each other (translated by each viewer's page).
-REACTIONS = ("good-move", "wow", "good-game", "oops", "thinking")
 # A frame with a running clock is re-encoded when re-sent this much later, so its times are fresh.
 _CLOCK_FRAME_FRESH = 0.5
-
-
-def other(mark: Mark) -> Mark:
-    """The opponent's mark.
-
-    >>> other("x")
-    'o'
-    """
-    return "o" if mark == "x" else "x"
 
 
 def channel_of(table_id: str) -> str:
     """The pub/sub channel a table's frames are published on."""
     return f"table:{table_id}"
-
-
-class Refused(Exception):
-    """A command the table turns down; `status` is the HTTP status of the contract."""
-
-    def __init__(
-        self,
-        status: int,
-        message: str,
-        reason: str | None = None,
-        table: dict[str, Any] | None = None,
-    ) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
-        self.reason = reason
-        # For a stale version: the fresh table, so the caller can catch up at once.
-        self.table = table
-
-
-# -- commands -----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class PlayMove:
-    move: str
-    version: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Resign:
-    pass
-
-
-@dataclass(frozen=True, slots=True)
-class AskRematch:
-    pass
-
-
-@dataclass(frozen=True, slots=True)
-class ClaimWin:
-    pass
-
-
-@dataclass(frozen=True, slots=True)
-class TakeSeat:
-    token_hash: str
-    client_hash: str | None
-    # Teams: the side to join (None: the free seat, else the side with fewer members).
-    side: Mark | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class AskTakeback:
-    pass
-
-
-@dataclass(frozen=True, slots=True)
-class AnswerTakeback:
-    accept: bool
-
-
-@dataclass(frozen=True, slots=True)
-class TimeOut:
-    """The clock of the side to move has run out (sent by the table itself, as COMPUTER)."""
-
-
-Command = (
-    PlayMove | Resign | AskRematch | ClaimWin | TakeSeat | AskTakeback | AnswerTakeback | TimeOut
-)
-
-# -- events -------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Event:
-    """Something that happened at the table; `version` is the table's version after it."""
-
-    kind: Literal[
-        "seat-taken",
-        "moved",
-        "game-over",
-        "rematch-asked",
-        "game-started",
-        "takeback-asked",
-        "taken-back",
-        "takeback-declined",
-    ]
-    version: int
-    mark: Mark | None = None
-    move: str | None = None
-    result: str | None = None
-    ended_by: str | None = None
-
-
-# -- the rules of a table, as pure functions of its record ----------------------------------------
-
-
-def build_game(record: TableRecord) -> Game:
-    """The rules' game for the record's current moves (from its start position, if any)."""
-    size = record.size if record.variant == "standard" else None
-    line = record.line if record.variant == "standard" else None
-    if record.start_position is None:
-        return Game.from_record(record.variant, " ".join(record.moves), size=size, line=line)
-    game = Game.from_position(record.variant, record.start_position, line=line)
-    for move in record.moves:
-        game = game.play(move)
-    return game
-
-
-def seat(record: TableRecord, mark: Mark) -> SeatRecord:
-    return record.x if mark == "x" else record.o
-
-
-def members(record: TableRecord, mark: Mark) -> tuple[SeatRecord, ...]:
-    """Everyone playing `mark`: the seat holder, then (teams) the teammates in joining order."""
-    holder = seat(record, mark)
-    mates = record.x_mates if mark == "x" else record.o_mates
-    return (holder, *mates) if holder.taken else mates
-
-
-def finish(record: TableRecord, result: str, ended_by: str) -> TableRecord:
-    """The record with the game over and the score counted."""
-    return dataclasses.replace(
-        record,
-        result=result,
-        ended_by=ended_by,
-        score_x=record.score_x + (result == "x"),
-        score_o=record.score_o + (result == "o"),
-        draws=record.draws + (result == "draw"),
-    )
-
-
-def start_rematch(record: TableRecord) -> TableRecord:
-    """The next game at the table: the marks swap, and each person's score goes with them, so
-    whoever was O moves first as X with the same seat token."""
-    swapped = dataclasses.replace(
-        record,
-        game_number=record.game_number + 1,
-        moves=(),
-        result=None,
-        ended_by=None,
-        x=record.o,
-        o=record.x,
-        x_mates=record.o_mates,
-        o_mates=record.x_mates,
-        score_x=record.score_o,
-        score_o=record.score_x,
-        rematch_x=False,
-        rematch_o=False,
-        takeback_by=None,
-    )
-    return Clock(swapped, swapped.updated_at).reset()
 
 
 # -- the serial owner -----------------------------------------------------------------------------
@@ -568,15 +416,15 @@ class Table:
         newcomer = SeatRecord(command.token_hash, command.client_hash)
         free = [mark for mark in MARKS if not seat(record, mark).taken]
         if command.side is not None and command.side in free:
-            return _with_seat(record, command.side, newcomer)
+            return with_seat(record, command.side, newcomer)
         if free and command.side is None:
-            return _with_seat(record, free[0], newcomer)
+            return with_seat(record, free[0], newcomer)
         if not record.teams or record.opponent == "computer":
             raise Refused(409, "both seats are taken; you can watch")
         fewer: Mark = min(MARKS, key=lambda mark: len(members(record, mark)))
         side: Mark = command.side if command.side is not None else fewer
         if not seat(record, side).taken:
-            return _with_seat(record, side, newcomer)
+            return with_seat(record, side, newcomer)
         if side == "x":
             return dataclasses.replace(record, x_mates=(*record.x_mates, newcomer))
         return dataclasses.replace(record, o_mates=(*record.o_mates, newcomer))
@@ -797,14 +645,6 @@ class Table:
             self._claim_timer.cancel()
         if self._computer_task is not None:
             self._computer_task.cancel()
-
-
-def _with_seat(record: TableRecord, mark: Mark, holder: SeatRecord) -> TableRecord:
-    return (
-        dataclasses.replace(record, x=holder)
-        if mark == "x"
-        else dataclasses.replace(record, o=holder)
-    )
 
 
 def _log_failure(task: asyncio.Future[Any]) -> None:

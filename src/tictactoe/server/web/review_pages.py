@@ -10,12 +10,12 @@ from babel.dates import format_datetime
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from tictactoe.server.review import game_json, read_position
-from tictactoe.server.review_api import my_games, one_game, table_games
-from tictactoe.server.table import Refused
-from tictactoe.server.templating import render, request_language
-from tictactoe.server.unreadable import unreadable
-from tictactoe.server.view import table_url
+from tictactoe.server.table.commands import Refused
+from tictactoe.server.table.review import game_json, read_position
+from tictactoe.server.table.view import table_url
+from tictactoe.server.web.review_api import my_games, one_game, table_games
+from tictactoe.server.web.templating import render, request_language
+from tictactoe.server.web.unreadable import unreadable
 
 router = APIRouter(include_in_schema=False)
 

@@ -9,8 +9,8 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
-from tictactoe.server import metrics
-from tictactoe.server.identity import tables_of
+from tictactoe.server.ops import metrics
+from tictactoe.server.web.identity import tables_of
 
 router = APIRouter(include_in_schema=False)
 

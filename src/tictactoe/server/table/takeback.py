@@ -8,8 +8,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Literal
 
-from tictactoe.server.clock import Clock, side_to_move
 from tictactoe.server.storage import TableRecord, TakenBack
+from tictactoe.server.table.clock import Clock, side_to_move
 
 Mark = Literal["x", "o"]
 

@@ -17,10 +17,9 @@ from typing import Any
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
 
-from tictactoe.server.connections import Connection, Hub
-from tictactoe.server.identity import client_hash, hash_secret, tables_of
 from tictactoe.server.storage import StorageUnavailableError
-from tictactoe.server.table import (
+from tictactoe.server.table.actor import Table
+from tictactoe.server.table.commands import (
     AnswerTakeback,
     AskRematch,
     AskTakeback,
@@ -28,8 +27,10 @@ from tictactoe.server.table import (
     PlayMove,
     Refused,
     Resign,
-    Table,
 )
+from tictactoe.server.table.tokens import hash_secret
+from tictactoe.server.web.connections import Connection, Hub
+from tictactoe.server.web.identity import client_hash, tables_of
 
 router = APIRouter()
 

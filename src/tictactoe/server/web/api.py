@@ -14,8 +14,8 @@ from fastapi.responses import JSONResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
 
-from tictactoe.server.identity import client_hash, hash_secret, new_secret, tables_of
-from tictactoe.server.table import (
+from tictactoe.server.table.actor import Table
+from tictactoe.server.table.commands import (
     REACTIONS,
     AnswerTakeback,
     AskRematch,
@@ -25,10 +25,11 @@ from tictactoe.server.table import (
     PlayMove,
     Refused,
     Resign,
-    Table,
     TakeSeat,
 )
-from tictactoe.server.tables import TableOptions
+from tictactoe.server.table.tables import TableOptions
+from tictactoe.server.table.tokens import hash_secret, new_secret
+from tictactoe.server.web.identity import client_hash, tables_of
 
 router = APIRouter(prefix="/api", tags=["tables"])
 bearer = HTTPBearer(auto_error=False, description="The seat token from creating or joining")

@@ -12,6 +12,7 @@ from concurrent.futures.process import BrokenProcessPool
 
 from tictactoe.engine import warm_up
 from tictactoe.server.storage import TableRecord
+from tictactoe.server.table.game import build_game
 
 log = logging.getLogger(__name__)
 
@@ -87,8 +88,6 @@ class ComputerPlayer:
                 self._pool = None
             # A broken engine must not leave a person waiting forever at the table.
             log.exception("the engine failed at table %s; playing a random move", table.id)
-            from tictactoe.server.table import build_game
-
             return random.choice(build_game(table).legal_moves())
 
     def close(self) -> None:

@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from tictactoe.server import metrics
+from tictactoe.server.ops import metrics
 from tictactoe.server.settings import Settings
 
 _ACTION = re.compile(r"^/api/tables/[^/]+/(moves|resign|rematch|claim|seats)$")

@@ -10,14 +10,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from tictactoe import Game, new_game
-from tictactoe.server.clock import Clock
-from tictactoe.server.computer import DEFAULT_LEVEL, ComputerPlayer
-from tictactoe.server.identity import hash_secret, looks_like_secret, new_secret, new_table_id
-from tictactoe.server.presence import SharedPresence
 from tictactoe.server.pubsub import PubSub
+from tictactoe.server.pubsub.presence import SharedPresence
 from tictactoe.server.settings import Settings
 from tictactoe.server.storage import SeatRecord, Storage, TableRecord
-from tictactoe.server.table import Mark, Refused, Table
+from tictactoe.server.table.actor import Table
+from tictactoe.server.table.clock import Clock
+from tictactoe.server.table.commands import Refused
+from tictactoe.server.table.computer import DEFAULT_LEVEL, ComputerPlayer
+from tictactoe.server.table.seats import Mark
+from tictactoe.server.table.tokens import hash_secret, looks_like_secret, new_secret, new_table_id
 
 DEFAULT_BASE_URL = "http://127.0.0.1:8000/"
 

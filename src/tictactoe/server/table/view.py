@@ -9,16 +9,36 @@ token hash (or `-` × 16), then the frame.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal, Protocol
 
-if TYPE_CHECKING:
-    from tictactoe.server.table import Table
+from tictactoe import Game
+from tictactoe.server.storage import TableRecord
+from tictactoe.server.table.clock import Clock
 
 MARKS: tuple[Literal["x"], Literal["o"]] = ("x", "o")
 
 _KEY = 16
 _NOBODY = "-" * _KEY
 _HEADER = 1 + 2 * _KEY
+
+
+class Table(Protocol):
+    """What the JSON is made from: a table's record and game, who is connected, its clock."""
+
+    @property
+    def record(self) -> TableRecord: ...
+
+    @property
+    def game(self) -> Game: ...
+
+    @property
+    def clock(self) -> Clock: ...
+
+    def is_connected(self, mark: Literal["x", "o"]) -> bool: ...
+
+    def away_since(self, mark: Literal["x", "o"]) -> float | None: ...
+
+    def person_connected(self, person: str | None) -> bool: ...
 
 
 def table_url(base_url: str, table_id: str) -> str:

@@ -18,8 +18,8 @@ from collections.abc import Awaitable, Callable
 from starlette.websockets import WebSocket
 
 from tictactoe.server.pubsub import RESYNC, PubSub, Unsubscribe
-from tictactoe.server.table import channel_of
-from tictactoe.server.view import claim_frame, decode_envelope
+from tictactoe.server.table.actor import channel_of
+from tictactoe.server.table.view import claim_frame, decode_envelope
 
 log = logging.getLogger(__name__)
 

@@ -23,7 +23,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.templating import Jinja2Templates
 
-HERE = Path(__file__).resolve().parent
+HERE = Path(__file__).resolve().parent.parent  # the server folder: templates, static, locales
 TEMPLATES_DIR = HERE / "templates"
 STATIC_DIR = HERE / "static"
 LOCALES_DIR = HERE / "locales"

@@ -1,0 +1,1 @@
+"""Operations: rate and size limits, security headers, health and readiness, metrics, logs."""

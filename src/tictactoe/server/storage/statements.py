@@ -1,0 +1,156 @@
+"""Every SQL operation, written once as a function of a SQLAlchemy `Connection` (SQLite and
+PostgreSQL alike), over statements built once."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql as postgresql_dialect
+from sqlalchemy.dialects import sqlite as sqlite_dialect_module
+from sqlalchemy.engine import Connection
+
+from tictactoe.server.storage import (
+    GameRecord,
+    MoveRecord,
+    StaleVersionError,
+    TableRecord,
+    TakenBack,
+)
+from tictactoe.server.storage.rows import game_from_row, game_values, record_from_row, row_values
+from tictactoe.server.storage.schema import games, moves, tables
+
+# Statements built once, with bound parameters: SQLAlchemy compiles each once and caches it, where
+# `.values(literal, ...)` would build and key a fresh statement on every move.
+_ROW_COLUMNS = [column.name for column in tables.columns if column.name != "id"]
+INSERT_TABLE = tables.insert()
+UPDATE_TABLE = (
+    tables.update()
+    .where(tables.c.id == sa.bindparam("where_id"))
+    .where(tables.c.version == sa.bindparam("where_version"))
+    .values({name: sa.bindparam(name) for name in _ROW_COLUMNS})
+)
+INSERT_MOVE = moves.insert()
+DELETE_MOVES = (
+    moves.delete()
+    .where(moves.c.table_id == sa.bindparam("where_table_id"))
+    .where(moves.c.game_number == sa.bindparam("where_game_number"))
+    .where(moves.c.ply >= sa.bindparam("where_first_ply"))
+)
+
+
+def taken_back_parameters(taken_back: TakenBack) -> dict[str, Any]:
+    return {
+        "where_table_id": taken_back.table_id,
+        "where_game_number": taken_back.game_number,
+        "where_first_ply": taken_back.first_ply,
+    }
+
+
+# A game is kept once, as it ends; the saves after that (rematch requests) leave it as it was.
+KEEP_GAME = {
+    "sqlite": sqlite_dialect_module.insert(games).on_conflict_do_nothing(),
+    "postgresql": postgresql_dialect.insert(games).on_conflict_do_nothing(),
+}
+SELECT_TABLE = tables.select().where(tables.c.id == sa.bindparam("where_id"))
+
+
+def create(connection: Connection, table: TableRecord) -> None:
+    connection.execute(INSERT_TABLE, {"id": table.id, **row_values(table)})
+
+
+def load(connection: Connection, table_id: str) -> TableRecord | None:
+    row = connection.execute(SELECT_TABLE, {"where_id": table_id}).first()
+    return None if row is None else record_from_row(row)
+
+
+def save(
+    connection: Connection,
+    table: TableRecord,
+    expected_version: int,
+    move: MoveRecord | None,
+    taken_back: TakenBack | None = None,
+) -> None:
+    parameters = {"where_id": table.id, "where_version": expected_version, **row_values(table)}
+    if connection.execute(UPDATE_TABLE, parameters).rowcount != 1:
+        # Raising inside the transaction rolls it back.
+        raise StaleVersionError(table.id)
+    if taken_back is not None:
+        connection.execute(DELETE_MOVES, taken_back_parameters(taken_back))
+    if move is not None:
+        connection.execute(
+            INSERT_MOVE,
+            {
+                "table_id": move.table_id,
+                "game_number": move.game_number,
+                "ply": move.ply,
+                "move": move.move,
+                "played_at": move.played_at,
+            },
+        )
+    if table.result is not None:
+        connection.execute(KEEP_GAME[connection.dialect.name], game_values(table))
+
+
+def find_table_by_token_hash(connection: Connection, token_hash: str) -> str | None:
+    # Teammates' hashes sit in the text of `x_mates`/`o_mates`: hex digits, so no LIKE wildcards.
+    # A scan, but this runs only for a token that is not valid at the table it was sent to.
+    statement = sa.select(tables.c.id).where(
+        sa.or_(
+            tables.c.x_token_hash == token_hash,
+            tables.c.o_token_hash == token_hash,
+            tables.c.x_mates.contains(token_hash),
+            tables.c.o_mates.contains(token_hash),
+        )
+    )
+    found: str | None = connection.execute(statement).scalar()
+    return found
+
+
+def moves_of(connection: Connection, table_id: str) -> list[MoveRecord]:
+    statement = (
+        moves.select()
+        .where(moves.c.table_id == table_id)
+        .order_by(moves.c.game_number, moves.c.ply)
+    )
+    return [
+        MoveRecord(row.table_id, row.game_number, row.ply, row.move, row.played_at)
+        for row in connection.execute(statement)
+    ]
+
+
+def games_of(connection: Connection, table_id: str) -> list[GameRecord]:
+    statement = games.select().where(games.c.table_id == table_id).order_by(games.c.game_number)
+    return [game_from_row(row) for row in connection.execute(statement)]
+
+
+def _seated(source: sa.Table, client_hash: str) -> sa.ColumnElement[bool]:
+    """Rows where this browser sat at either side, in the seat or as a teammate."""
+    columns = source.c
+    return sa.or_(
+        columns.x_client_hash == client_hash,
+        columns.o_client_hash == client_hash,
+        # Teammates: hex hashes in a space-separated text, so no LIKE wildcards.
+        columns.x_mates.contains(client_hash),
+        columns.o_mates.contains(client_hash),
+    )
+
+
+def games_of_client(connection: Connection, client_hash: str, limit: int) -> list[GameRecord]:
+    statement = (
+        games.select()
+        .where(_seated(games, client_hash))
+        .order_by(games.c.ended_at.desc())
+        .limit(limit)
+    )
+    return [game_from_row(row) for row in connection.execute(statement)]
+
+
+def tables_of_client(connection: Connection, client_hash: str, limit: int) -> list[TableRecord]:
+    statement = (
+        tables.select()
+        .where(_seated(tables, client_hash))
+        .order_by(tables.c.updated_at.desc())
+        .limit(limit)
+    )
+    return [record_from_row(row) for row in connection.execute(statement)]

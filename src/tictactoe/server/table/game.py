@@ -1,0 +1,32 @@
+"""A table's game: the rules' game for its record, and the record when a game ends."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from tictactoe import Game
+from tictactoe.server.storage import TableRecord
+
+
+def build_game(record: TableRecord) -> Game:
+    """The rules' game for the record's current moves (from its start position, if any)."""
+    size = record.size if record.variant == "standard" else None
+    line = record.line if record.variant == "standard" else None
+    if record.start_position is None:
+        return Game.from_record(record.variant, " ".join(record.moves), size=size, line=line)
+    game = Game.from_position(record.variant, record.start_position, line=line)
+    for move in record.moves:
+        game = game.play(move)
+    return game
+
+
+def finish(record: TableRecord, result: str, ended_by: str) -> TableRecord:
+    """The record with the game over and the score counted."""
+    return dataclasses.replace(
+        record,
+        result=result,
+        ended_by=ended_by,
+        score_x=record.score_x + (result == "x"),
+        score_o=record.score_o + (result == "o"),
+        draws=record.draws + (result == "draw"),
+    )
