@@ -71,16 +71,30 @@ def shoot(base: str) -> None:
                 data={"move": rng.choice(state["legal_moves"])},
                 headers={"Authorization": f"Bearer {tokens[state['turn']]}"},
             ).json()
-        mover = host if table["seat"] == state["turn"] else guest
-        for name, viewport in (("desktop", (1200, 860)), ("phone", (390, 844))):
-            page = mover.new_page()
-            page.set_viewport_size({"width": viewport[0], "height": viewport[1]})
+        mover = "host" if table["seat"] == state["turn"] else "guest"
+        storage = (host if mover == "host" else guest).storage_state()
+        # The desktop with the mouse over a playable cell (its preview); the phone as a phone:
+        # touch, its first screen, with the bar under the board in reach.
+        screens = {
+            "desktop": {"viewport": {"width": 1200, "height": 860}},
+            "phone": {
+                "viewport": {"width": 390, "height": 844},
+                "is_mobile": True,
+                "has_touch": True,
+                "device_scale_factor": 2,
+            },
+        }
+        for name, options in screens.items():
+            context = browser.new_context(storage_state=storage, **options)  # type: ignore[arg-type]
+            page = context.new_page()
             page.goto(table["url"])
-            page.locator("[data-board] button[data-move]:enabled").nth(1).hover()
-            page.screenshot(
-                path=str(DOCS / f"table-ultimate-{name}.png"), full_page=name == "phone"
-            )
-            page.close()
+            cells = page.locator("[data-board] button[data-move]:enabled")
+            cells.first.wait_for()
+            if name == "desktop":
+                cells.nth(1).hover()
+            page.wait_for_timeout(400)
+            page.screenshot(path=str(DOCS / f"table-ultimate-{name}.png"))
+            context.close()
         browser.close()
 
 

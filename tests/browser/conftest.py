@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Playwright, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
 
 CHROMIUM = "/usr/bin/chromium"
 CLAIM_AFTER_SECONDS = 2
@@ -106,6 +106,25 @@ def browser(playwright: Playwright) -> Iterator[Browser]:
 
 
 NewContext = Callable[..., BrowserContext]
+AXE = Path(__file__).parent / "node_modules" / "axe-core" / "axe.min.js"
+
+
+@pytest.fixture(scope="session")
+def serious_violations() -> Callable[[Page], list[str]]:
+    """axe-core's serious and critical violations on a page (opened with `bypass_csp=True`)."""
+    assert AXE.is_file(), "axe-core is missing: run scripts/setup"
+
+    def run(page: Page) -> list[str]:
+        page.add_script_tag(path=str(AXE))
+        found: list[dict[str, object]] = page.evaluate(
+            """async () => (await axe.run(document, {resultTypes: ["violations"]})).violations
+                 .filter(v => v.impact === "serious" || v.impact === "critical")
+                 .map(v => ({id: v.id, impact: v.impact,
+                             nodes: v.nodes.map(n => n.target.join(" "))}))"""
+        )
+        return [f"{v['id']} ({v['impact']}): {v['nodes']}" for v in found]
+
+    return run
 
 
 @pytest.fixture

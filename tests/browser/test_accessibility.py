@@ -4,29 +4,14 @@ violation on any page in any language, in light and dark; and every page says it
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
-from tictactoe.server.web import templating
+from tictactoe.server.web.templating import LANGUAGES
 
 NewContext = Callable[..., BrowserContext]
-AXE = Path(__file__).parent / "node_modules" / "axe-core" / "axe.min.js"
-LANGUAGES = list(templating.LANGUAGES)
 PAGES = ["/", "/games/standard", "/games/ultimate", "/analysis", "/my-games"]
-
-
-def serious_violations(page: Page) -> list[str]:
-    assert AXE.is_file(), "axe-core is missing: run scripts/setup"
-    page.add_script_tag(path=str(AXE))
-    found: list[dict[str, object]] = page.evaluate(
-        """async () => (await axe.run(document, {resultTypes: ["violations"]})).violations
-             .filter(v => v.impact === "serious" || v.impact === "critical")
-             .map(v => ({id: v.id, impact: v.impact,
-                         nodes: v.nodes.map(n => n.target.join(" "))}))"""
-    )
-    return [f"{v['id']} ({v['impact']}): {v['nodes']}" for v in found]
 
 
 def a_table_mid_game(new_context: NewContext) -> str:
@@ -72,7 +57,7 @@ def a_finished_game_review(new_context: NewContext) -> str:
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_no_serious_accessibility_violations_on_any_page(
-    new_context: NewContext, language: str
+    new_context: NewContext, serious_violations: Callable[[Page], list[str]], language: str
 ) -> None:
     table_url = a_table_mid_game(new_context)
     review = a_finished_game_review(new_context)

@@ -87,7 +87,7 @@ def test_a_takeback_refused_then_one_accepted(new_context: NewContext) -> None:
     x.locator("[data-takeback]").click()
     expect(o.locator("[data-takeback-prompt]")).to_be_visible()
     o.locator("[data-takeback-decline]").click()
-    expect(x.locator("[data-error]")).to_contain_text("declined")
+    expect(x.locator("[data-notice]")).to_contain_text("declined")
     expect(x.locator(MARKED)).to_have_count(1)
     # A quick reaction reaches the other player, shown in words.
     x.locator("[data-reaction=oops]").click()

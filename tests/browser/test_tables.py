@@ -240,7 +240,8 @@ def test_resigning_takes_two_presses_and_ends_the_game_for_everyone(
         expect(page.locator("[data-status]")).to_contain_text("O resigned")
         expect(page.locator("[data-resign]")).to_be_hidden()
         expect(page.locator("[data-rematch]")).to_be_visible()
-    expect(alice.locator("[data-status]")).to_contain_text("You win!")
+    expect(alice.locator("[data-status]")).to_contain_text("You won")
+    expect(bob.locator("[data-status]")).to_contain_text("You lost")
     expect(alice.locator("[data-player=x] [data-wins]")).to_have_text("1")
 
 

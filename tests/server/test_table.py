@@ -32,7 +32,7 @@ async def seated_table(**options: Any) -> tuple[Tables, Table, dict[str, str], l
     frames published on its channel."""
     storage, pubsub = MemoryStorage(), MemoryPubSub()
     tables = Tables(storage, pubsub, Settings(database_url="memory://"), clock=Clock())
-    table, mark, token = await tables.create(
+    table, mark, token, _ = await tables.create(
         TableOptions(**{"variant": "ultimate", **options}), None
     )
     guest = hash_secret("guest-token")
@@ -131,9 +131,9 @@ async def test_idle_tables_leave_memory_beyond_the_cap_and_come_back_from_storag
     storage, pubsub = MemoryStorage(), MemoryPubSub()
     settings = Settings(database_url="memory://", max_open_tables=10)
     tables = Tables(storage, pubsub, settings, clock=Clock())
-    busy, _, token = await tables.create(TableOptions("standard"), None)
+    busy, _, token, _ = await tables.create(TableOptions("standard"), None)
     await busy.connect(hash_secret(token))  # a socket keeps its table in memory
-    watched, _, _ = await tables.create(TableOptions("standard"), None)
+    watched, *_ = await tables.create(TableOptions("standard"), None)
     await watched.connect(None)  # so does a spectator's
     created = [await tables.create(TableOptions("standard"), None) for _ in range(10)]
     assert tables.open_count <= 10

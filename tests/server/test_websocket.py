@@ -144,7 +144,9 @@ def test_auth_message_makes_a_spectator_a_player(players: Any, as_browser: Any) 
     with as_browser(players.client), players.client.websocket_connect(socket_url(players)) as ws:
         ws.receive_json()
         ws.send_json({"type": "auth", "token": players.tokens["x"]})
-        assert table_frame(ws)["seats"]["x"]["connected"]
+        # The spectator leaving (one watcher fewer) and the player arriving are two frames.
+        frame = table_frame(ws, lambda t: t["seats"]["x"]["connected"])
+        assert frame["watchers"] == 0
         ws.send_json({"type": "move", "move": "e5"})
         table_frame(ws, lambda t: t["record"] == "e5")
         ws.send_json({"type": "auth", "token": "wrong-token-wrong-token-wrong"})

@@ -32,6 +32,8 @@ class Seen:
 
     connected: frozenset[str] = frozenset()
     left_at: dict[str, float] = field(default_factory=dict)
+    # Spectators' sockets at the table in the other processes.
+    spectators: int = 0
 
 
 class SharedPresence:
@@ -52,6 +54,7 @@ class SharedPresence:
         self._clock = clock
         self._client: aioredis.Redis | None = None
         self._here: set[tuple[str, str]] = set()  # (table id, person) with a socket here
+        self._watching: dict[str, int] = {}  # table id -> spectators' sockets here
         self._task: asyncio.Task[None] | None = None
         self._last_seen: OrderedDict[str, Seen] = OrderedDict()  # by table, most recent last
 
@@ -93,6 +96,22 @@ class SharedPresence:
                 pipe.expire(_left(table_id), 7 * 24 * 3600)
                 await pipe.execute()
 
+    async def watching(self, table_id: str, spectators: int) -> None:
+        """This process has `spectators` spectators' sockets at the table now."""
+        if spectators:
+            self._watching[table_id] = spectators
+        else:
+            self._watching.pop(table_id, None)
+        with contextlib.suppress(RedisError, OSError):
+            assert self._client is not None
+            async with self._client.pipeline(transaction=True) as pipe:
+                if spectators:
+                    pipe.hset(_watching(table_id), self.process, f"{spectators}:{self._clock()}")
+                    pipe.expire(_watching(table_id), int(self._ttl * 4))
+                else:
+                    pipe.hdel(_watching(table_id), self.process)
+                await pipe.execute()
+
     async def seen(self, table_id: str) -> Seen:
         """Who is connected to the table through any process, and when the others left."""
         if self._client is None:
@@ -101,7 +120,8 @@ class SharedPresence:
             async with self._client.pipeline(transaction=False) as pipe:
                 pipe.zrange(_members(table_id), 0, -1, withscores=True)
                 pipe.hgetall(_left(table_id))
-                members, left = await pipe.execute()
+                pipe.hgetall(_watching(table_id))
+                members, left, watching = await pipe.execute()
         except (RedisError, OSError) as error:
             log.warning("presence unavailable (%s): keeping the last known", error)
             return self._last_seen.get(table_id, Seen())
@@ -116,7 +136,12 @@ class SharedPresence:
                 left_at[person] = max(left_at.get(person, 0.0), float(vouched))
         for person in connected:
             left_at.pop(person, None)
-        seen = Seen(frozenset(connected), left_at)
+        spectators = 0
+        for process, entry in watching.items():
+            count, _, vouched = _text(entry).partition(":")
+            if _text(process) != self.process and float(vouched or 0) >= alive_after:
+                spectators += int(count)
+        seen = Seen(frozenset(connected), left_at, spectators)
         self._last_seen[table_id] = seen
         self._last_seen.move_to_end(table_id)
         if len(self._last_seen) > _REMEMBERED_TABLES:
@@ -129,7 +154,7 @@ class SharedPresence:
     async def _vouch_forever(self) -> None:
         while True:
             await asyncio.sleep(self._heartbeat)
-            if not self._here or self._client is None:
+            if not (self._here or self._watching) or self._client is None:
                 continue
             now = self._clock()
             try:
@@ -137,6 +162,9 @@ class SharedPresence:
                     for table_id, person in self._here:
                         pipe.zadd(_members(table_id), {self._member(person): now})
                         pipe.expire(_members(table_id), int(self._ttl * 4))
+                    for table_id, count in self._watching.items():
+                        pipe.hset(_watching(table_id), self.process, f"{count}:{now}")
+                        pipe.expire(_watching(table_id), int(self._ttl * 4))
                     await pipe.execute()
             except (RedisError, OSError) as error:
                 log.warning("presence heartbeat failed: %s", error)
@@ -151,6 +179,10 @@ def _members(table_id: str) -> str:
 
 def _left(table_id: str) -> str:
     return f"presence-left:{table_id}"
+
+
+def _watching(table_id: str) -> str:
+    return f"presence-watching:{table_id}"
 
 
 def _text(value: bytes | str) -> str:

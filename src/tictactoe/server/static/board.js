@@ -105,6 +105,7 @@ export class Board {
   render(view, { legal = [], marked = null } = {}) {
     const size = view.variant === "ultimate" ? 9 : view.size;
     if (this.builtFor !== `${view.variant}:${size}`) this.build(view.variant, size);
+    const fresh = this.view && view.last_move !== this.view.last_move ? view.last_move : null;
     this.view = view;
     const ultimate = view.variant === "ultimate";
     const playableNow = new Set(legal);
@@ -126,6 +127,12 @@ export class Board {
       button.dataset.mark = mark === "." ? "" : mark;
       button.disabled = !enabled;
       button.classList.toggle("last", name === view.last_move);
+      // A new last move is animated once (CSS), so an instant reply is not missed.
+      if (name === fresh) {
+        button.classList.remove("fresh");
+        void button.offsetWidth;
+        button.classList.add("fresh");
+      }
       button.classList.toggle("win", winCells.has(name));
       button.classList.toggle("suggested", name === marked);
       const parts = [name];

@@ -3,6 +3,12 @@
 // the player's turn again.
 const ARROWS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
 
+// Whether the player last used the keyboard (not a finger or a mouse): only then does focus follow
+// the game and show previews, so a tap does not light up a board nobody pointed at.
+export const input = { keyboard: false };
+document.addEventListener("keydown", () => { input.keyboard = true; }, true);
+document.addEventListener("pointerdown", () => { input.keyboard = false; }, true);
+
 export class RovingFocus {
   // `preferred()` is the cell to start from: in Ultimate, one in the board the player is sent to.
   constructor(board, preferred) {
@@ -18,7 +24,7 @@ export class RovingFocus {
       const from = event.target.closest?.("button[data-move]") ?? board.cells.get(this.name);
       if (from) this.focus(this.step(from, direction) ?? (from.disabled ? null : from));
     });
-    el.addEventListener("focusin", () => { this.wanted = true; });
+    el.addEventListener("focusin", () => { this.wanted = input.keyboard; });
     el.addEventListener("focusout", (event) => {
       if (event.relatedTarget && !el.contains(event.relatedTarget)) this.wanted = false;
     });
@@ -36,7 +42,7 @@ export class RovingFocus {
     if (!target) return;
     target.tabIndex = 0;
     this.name = target.dataset.move;
-    if (this.wanted && document.activeElement === this.board.el) target.focus({ preventScroll: true });
+    if (this.wanted && input.keyboard && document.activeElement === this.board.el) target.focus({ preventScroll: true });
   }
 
   focus(button) {

@@ -21,6 +21,8 @@ function syncOptions(changed) {
   const line = form.elements.line;
   for (const option of line.options) option.disabled = Number(option.value) > size;
   if (changed === "size" || Number(line.value) > size) line.value = String(DEFAULT_LINE[size]);
+  // 3 in a row on 4×4 or 5×5 is a sure win for whoever starts: say so before the table is made.
+  form.querySelector("[data-forced-win]").hidden = !(size >= 4 && Number(line.value) === 3);
 }
 
 form.addEventListener("change", (event) => syncOptions(event.target.name));

@@ -11,13 +11,12 @@ if (root && result) {
       button.setAttribute("aria-pressed", String(i === index));
       button.textContent = i === index ? "X" : "";
     });
-    targets.forEach((cell, i) => {
-      cell.classList.toggle("to", i === index);
-      cell.textContent = i === index ? "O" : "";
-    });
+    // The small board framed as the board to play in, as on a real table.
+    targets.forEach((board, i) => board.classList.toggle("to", i === index));
     result.textContent = picks[index].dataset.result;
   };
   picks.forEach((button, i) => button.addEventListener("click", () => choose(i)));
+  choose(2); // Start with a move picked, so the picture shows the rule before anyone touches it.
   // Arrow keys move around the little grid, as on the game board.
   root.addEventListener("keydown", (event) => {
     const moves = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -3, ArrowDown: 3 };

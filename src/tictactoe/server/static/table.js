@@ -2,19 +2,22 @@
 // no rules of its own: legal moves, where a move sends the opponent, won boards and winning lines
 // all come from the server.
 import { Board, other, smallBoardOf } from "./board.js";
-import { RovingFocus } from "./board_keys.js";
+import { RovingFocus, input } from "./board_keys.js";
 import { t } from "./strings.js";
 import { Actions } from "./table_actions.js";
 import { Connection } from "./table_connection.js";
 import { Clocks, renderPlayers } from "./table_people.js";
 import {
-  describeChange, errorText, isOver, isPlayerSeat, settingsText, statusText, takebackDeclined, waitingText,
+  computerThinking, describeChange, errorText, isOver, isPlayerSeat, outcome, pendingText, settingsText, statusText,
+  takebackDeclined, waitingText,
 } from "./table_text.js";
 
 const page = document.querySelector("[data-table-page]");
 const tableId = page.dataset.tableId;
 const boardEl = page.querySelector("[data-board]");
 const statusEl = page.querySelector("[data-status]");
+const barEl = page.querySelector("[data-play-bar]");
+const noticeEl = page.querySelector("[data-notice]");
 const hintEl = page.querySelector("[data-hint]");
 const connectionEl = page.querySelector("[data-connection]");
 const errorEl = page.querySelector("[data-error]");
@@ -93,8 +96,10 @@ function render(tbl) {
   boardEl.dataset.seat = seat;
   boardEl.classList.toggle("my-turn", myTurn);
   keys.update();
-  const waiting = waitingText(tbl, seat);
-  statusEl.textContent = waiting ? `${statusText(tbl, seat)} · ${waiting}` : statusText(tbl, seat);
+  const extra = waitingText(tbl, seat) || pendingText(tbl, seat);
+  statusEl.textContent = extra ? `${statusText(tbl, seat)} · ${extra}` : statusText(tbl, seat);
+  barEl.dataset.outcome = outcome(tbl, seat);
+  statusEl.classList.toggle("thinking", computerThinking(tbl));
   renderPlayers(page, tbl, seat, myMember);
   actions.render(tbl, seat, connection.connected);
   clocks.render();
@@ -113,6 +118,14 @@ function announce(text) {
   requestAnimationFrame(() => {
     announcer.textContent = text;
   });
+}
+
+// A passing word (not an error): shown in the bar for a few seconds.
+let noticeTimer = null;
+function notice(text) {
+  noticeEl.textContent = text;
+  clearTimeout(noticeTimer);
+  noticeTimer = setTimeout(() => { noticeEl.textContent = ""; }, 6000);
 }
 
 function showDatabaseDown() {
@@ -135,7 +148,9 @@ function accept(next) {
     connectionEl.textContent = "";
   }
   render(next);
-  if (takebackDeclined(previous, next, seat)) errorEl.textContent = t("Your opponent declined the takeback.");
+  if (takebackDeclined(previous, next, seat)) notice(t("Your opponent declined the takeback."));
+  // A rematch starts the new game where the players can see it.
+  if (previous && next.game !== previous.game) boardEl.scrollIntoView({ block: "nearest" });
   const message = describeChange(previous, next, seat);
   if (message) announce(message);
 }
@@ -153,11 +168,14 @@ function play(move) {
   }
 }
 
-// Pointing at a cell (or reaching it with the keyboard) shows where it sends the opponent.
+// Pointing at a cell with a mouse, or reaching it with the keyboard, shows where it sends the
+// opponent; a finger's tap plays at once, so it shows nothing.
 const preview = (button) => { hintEl.textContent = board.preview(button); };
-boardEl.addEventListener("pointerover", (event) => preview(event.target.closest("button[data-move]")));
-boardEl.addEventListener("pointerleave", () => preview(document.activeElement?.closest?.("[data-move]")));
-boardEl.addEventListener("focusin", (event) => preview(event.target.closest("button[data-move]")));
+boardEl.addEventListener("pointerover", (event) => {
+  if (event.pointerType !== "touch") preview(event.target.closest("button[data-move]"));
+});
+boardEl.addEventListener("pointerleave", () => preview(input.keyboard ? document.activeElement?.closest?.("[data-move]") : null));
+boardEl.addEventListener("focusin", (event) => preview(input.keyboard ? event.target.closest("button[data-move]") : null));
 boardEl.addEventListener("focusout", () => preview(null));
 
 document.addEventListener("keydown", (event) => {

@@ -19,7 +19,14 @@ export class Actions {
       join: $("[data-join]"), rematch: $("[data-rematch]"), claim: $("[data-claim]"), resign: $("[data-resign]"),
       shareCard: $("[data-share-card]"), shareLink: $("[data-share-link]"), reactions: $("[data-reactions]"),
       reactionShown: $("[data-reaction-shown]"), takeback: $("[data-takeback]"), takebackPrompt: $("[data-takeback-prompt]"),
+      review: $("[data-review-link]"), countdown: $("[data-claim-countdown]"), layout: $(".table-layout"),
+      shareLater: $("[data-share-later]"),
     };
+    this.tableId = tableId;
+    this.claimAfter = Number(page.dataset.claimAfter) || 60;
+    this.away = null; // {key, at}: since when this page has seen the opponent away on their turn
+    this.latest = null;
+    setInterval(() => this.renderCountdown(), 500);
     const { els } = this;
     this.resignArmed = null;
     els.resign.addEventListener("click", () => {
@@ -60,15 +67,20 @@ export class Actions {
     els.join.hidden = !(seat === "spectator" && (free || teamsOpen) && tbl.opponent !== "computer");
     els.join.textContent = tbl.teams && !free ? t("Join a team") : t("Take the free seat");
     els.resign.hidden = !(player && !over);
-    els.claim.hidden = !(player && !over && tbl.can_claim_win);
     els.rematch.hidden = !(player && over);
+    els.review.hidden = !over;
+    els.review.href = `/t/${encodeURIComponent(this.tableId)}/games/${tbl.game}`;
     if (over && player) {
       const asked = tbl.rematch ?? {};
       els.rematch.disabled = Boolean(asked[seat]);
       els.rematch.textContent = asked[seat] ? t("Rematch asked: waiting for your opponent")
         : asked[other(seat)] ? t("Accept the rematch") : t("Rematch");
     }
-    els.shareCard.hidden = tbl.opponent === "computer";
+    // The link comes first while the friend's seat is free; then it moves beside the players.
+    const waiting = player && free && tbl.opponent !== "computer" && !over;
+    els.shareCard.hidden = !player || tbl.opponent === "computer";
+    const spot = waiting ? els.layout : els.shareLater;
+    if (els.shareCard.nextElementSibling !== spot) spot.before(els.shareCard);
     els.reactions.hidden = !player;
     for (const button of els.reactions.querySelectorAll("button")) button.disabled = !connected;
     const open = tbl.takebacks && player && !over;
@@ -79,6 +91,33 @@ export class Actions {
     els.takeback.textContent = asked === seat ? t("Takeback asked: waiting for your opponent")
       : t("Ask to take back your move");
     if (tbl.url && els.shareLink.value !== tbl.url) els.shareLink.value = tbl.url;
+    this.trackAway(tbl, seat, player && !over);
+    this.latest = { tbl, player, over };
+    this.renderCountdown();
+  }
+
+  // The server offers the claim once the opponent has been away on their turn for `claimAfter`
+  // seconds; this page counts down from when it saw them go (or the turn start, if later).
+  trackAway(tbl, seat, playing) {
+    const mover = tbl.seats?.[tbl.turn] ?? {};
+    const away = playing && tbl.turn === other(seat) && mover.taken && !mover.computer && !mover.connected
+      && !tbl.teams;
+    const key = `${tbl.game}:${tbl.moves.length}`;
+    if (!away) this.away = null;
+    else if (this.away?.key !== key) this.away = { key, at: performance.now() };
+  }
+
+  renderCountdown() {
+    const { els } = this;
+    const { tbl, player, over } = this.latest ?? {};
+    const claimable = Boolean(tbl && player && !over && tbl.can_claim_win);
+    els.claim.hidden = !claimable;
+    els.countdown.hidden = !claimable && !this.away;
+    if (claimable) els.countdown.textContent = t("Your opponent left. You can claim the win now.");
+    else if (this.away) {
+      const left = Math.max(1, Math.ceil(this.claimAfter - (performance.now() - this.away.at) / 1000));
+      els.countdown.textContent = t("Your opponent left. You can claim the win in {seconds} s.", { seconds: left });
+    }
   }
 
   showReaction({ reaction, side }) {

@@ -9,8 +9,9 @@ export function renderPlayers(page, tbl, seat, myMember) {
   for (const mark of ["x", "o"]) {
     const row = page.querySelector(`[data-player="${mark}"]`);
     const info = tbl.seats?.[mark] ?? {};
-    let name = t("Player");
-    if (tbl.teams) name = t("Team");
+    let name = t("Player {mark}", { mark: mark.toUpperCase() });
+    if (info.name) name = info.name;
+    else if (tbl.teams) name = t("Team");
     else if (info.computer) name = tbl.level in LEVELS ? `${t("Computer")} · ${t(LEVELS[tbl.level])}` : t("Computer");
     else if (!info.taken) name = t("Free seat");
     else if (mark === seat) name = t("You");

@@ -7,18 +7,39 @@ export const isOver = (tbl) => tbl.result !== null && tbl.result !== undefined;
 export const isPlayerSeat = (seat) => seat === "x" || seat === "o";
 export const freeSeat = (tbl) => ["x", "o"].find((mark) => !tbl.seats?.[mark]?.taken) ?? null;
 
+// How the game ended for this viewer: "won", "lost", "draw", or "over" (a spectator's view).
+export function outcome(tbl, seat) {
+  if (!isOver(tbl)) return "";
+  if (tbl.result === "draw") return "draw";
+  if (!isPlayerSeat(seat)) return "over";
+  return tbl.result === seat ? "won" : "lost";
+}
+
+export const computerThinking = (tbl) => !isOver(tbl) && Boolean(tbl.seats?.[tbl.turn]?.computer);
+
 export function statusText(tbl, seat) {
   if (isOver(tbl)) {
-    if (tbl.result === "draw") return t("Draw: nobody wins");
-    let text = tbl.result === seat ? t("You win!") : t("{mark} wins", { mark: upper(tbl.result) });
+    const ended = outcome(tbl, seat);
+    if (ended === "draw") return t("Draw: nobody wins");
+    let text = ended === "won" ? t("You won") : ended === "lost" ? t("You lost")
+      : t("{mark} wins", { mark: upper(tbl.result) });
     const loser = upper(other(tbl.result));
     if (tbl.ended_by === "resign") text += ` — ${t("{mark} resigned", { mark: loser })}`;
     if (tbl.ended_by === "abandon") text += ` — ${t("{mark} left the game", { mark: loser })}`;
     if (tbl.ended_by === "time") text += ` — ${t("{mark} ran out of time", { mark: loser })}`;
     return text;
   }
-  const text = tbl.turn === seat ? t("Your move") : t("{mark} to move", { mark: upper(tbl.turn) });
+  const text = tbl.turn === seat ? t("Your move")
+    : computerThinking(tbl) ? t("The computer is thinking…") : t("{mark} to move", { mark: upper(tbl.turn) });
   return tbl.variant === "ultimate" ? `${text} — ${whereToPlay(tbl)}` : text;
+}
+
+// What is asked of this player right now, said after the status.
+export function pendingText(tbl, seat) {
+  if (!isPlayerSeat(seat)) return "";
+  if (isOver(tbl) && tbl.rematch?.[other(seat)] && !tbl.rematch?.[seat]) return t("Your opponent asks for a rematch.");
+  if (!isOver(tbl) && tbl.takeback_asked_by === other(seat)) return t("Your opponent asks to take back their last move.");
+  return "";
 }
 
 export function waitingText(tbl, seat) {

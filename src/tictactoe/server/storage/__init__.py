@@ -31,6 +31,8 @@ class SeatRecord:
     token_hash: str | None = None
     client_hash: str | None = None
     computer: bool = False
+    # The display name its player chose (migration 0005); it goes with the seat through rematches.
+    name: str | None = None
 
     @property
     def taken(self) -> bool:
@@ -80,6 +82,16 @@ class TableRecord:
     o_mates: tuple[SeatRecord, ...] = ()
     # The position code the table's games start from (None: the variant's usual start).
     start_position: str | None = None
+    # Migration 0005: the short code to type in to join, whether the table is listed while a seat
+    # is free, and the side whose draw offer awaits the other's answer.
+    code: str | None = None
+    public: bool = False
+    draw_offer: str | None = None
+
+    @property
+    def waiting(self) -> bool:
+        """A seat is still free for a person (not the computer's, not the creator's)."""
+        return not (self.x.taken and self.o.taken)
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,6 +200,12 @@ class Storage(Protocol):
 
     async def find_table_by_token_hash(self, token_hash: str) -> str | None:
         """The id of the table whose seat has this token hash, if any."""
+
+    async def find_table_by_code(self, code: str) -> str | None:
+        """The id of the table with this short code (as stored: upper case), if any."""
+
+    async def open_tables(self, limit: int) -> list[TableRecord]:
+        """Public tables with a free seat and no game over, the newest `limit` first."""
 
     async def moves(self, table_id: str) -> list[MoveRecord]:
         """Every move logged at the table, in the order played."""

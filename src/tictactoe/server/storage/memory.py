@@ -27,7 +27,9 @@ class MemoryStorage:
         pass
 
     async def create(self, table: TableRecord) -> None:
-        if table.id in self._tables:
+        if table.id in self._tables or (
+            table.code is not None and any(t.code == table.code for t in self._tables.values())
+        ):
             raise DuplicateTableError(table.id)
         self._tables[table.id] = table
         self._moves[table.id] = []
@@ -68,6 +70,13 @@ class MemoryStorage:
             if any(member.token_hash == token_hash for member in members):
                 return table.id
         return None
+
+    async def find_table_by_code(self, code: str) -> str | None:
+        return next((t.id for t in self._tables.values() if t.code == code), None)
+
+    async def open_tables(self, limit: int) -> list[TableRecord]:
+        listed = [t for t in self._tables.values() if t.public and t.waiting and not t.result]
+        return sorted(listed, key=lambda table: table.created_at, reverse=True)[:limit]
 
     async def moves(self, table_id: str) -> list[MoveRecord]:
         return list(self._moves.get(table_id, []))

@@ -44,6 +44,11 @@ def row_values(table: TableRecord) -> dict[str, Any]:
         "x_mates": mates_text(table.x_mates),
         "o_mates": mates_text(table.o_mates),
         "start_position": table.start_position,
+        "code": table.code,
+        "public": table.public,
+        "draw_offer": table.draw_offer,
+        "x_name": table.x.name,
+        "o_name": table.o.name,
     }
 
 
@@ -53,7 +58,7 @@ def mates_text(mates: tuple[SeatRecord, ...]) -> str:
     >>> mates_text((SeatRecord("a" * 4, None), SeatRecord("b" * 4, "c" * 4)))
     'aaaa:- bbbb:cccc'
     >>> mates_from_text(mates_text((SeatRecord("a" * 4, None),)))
-    (SeatRecord(token_hash='aaaa', client_hash=None, computer=False),)
+    (SeatRecord(token_hash='aaaa', client_hash=None, computer=False, name=None),)
     """
     return " ".join(f"{mate.token_hash}:{mate.client_hash or '-'}" for mate in mates)
 
@@ -79,8 +84,8 @@ def record_from_row(row: Any) -> TableRecord:
         result=row.result,
         ended_by=row.ended_by,
         version=row.version,
-        x=SeatRecord(row.x_token_hash, row.x_client_hash, bool(row.x_computer)),
-        o=SeatRecord(row.o_token_hash, row.o_client_hash, bool(row.o_computer)),
+        x=SeatRecord(row.x_token_hash, row.x_client_hash, bool(row.x_computer), row.x_name),
+        o=SeatRecord(row.o_token_hash, row.o_client_hash, bool(row.o_computer), row.o_name),
         score_x=row.score_x,
         score_o=row.score_o,
         draws=row.draws,
@@ -100,6 +105,9 @@ def record_from_row(row: Any) -> TableRecord:
         x_mates=mates_from_text(row.x_mates),
         o_mates=mates_from_text(row.o_mates),
         start_position=row.start_position,
+        code=row.code,
+        public=bool(row.public),
+        draw_offer=row.draw_offer,
     )
 
 

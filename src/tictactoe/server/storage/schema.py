@@ -49,8 +49,16 @@ tables = sa.Table(
     sa.Column("o_mates", sa.Text, nullable=False, server_default=""),
     # Migration 0003: the position a table's games start from (None: the usual start).
     sa.Column("start_position", sa.Text, nullable=True),
+    # Migration 0005: people at a table (names, the short code, open tables, draw offers).
+    sa.Column("code", sa.String(8), nullable=True),
+    sa.Column("public", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("draw_offer", sa.String(1), nullable=True),
+    sa.Column("x_name", sa.String(80), nullable=True),
+    sa.Column("o_name", sa.String(80), nullable=True),
     sa.Index("ix_tables_x_client_hash", "x_client_hash"),
     sa.Index("ix_tables_o_client_hash", "o_client_hash"),
+    sa.Index("ix_tables_code", "code", unique=True),
+    sa.Index("ix_tables_public_created_at", "public", "created_at"),
 )
 
 moves = sa.Table(

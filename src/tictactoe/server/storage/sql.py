@@ -209,6 +209,12 @@ class SQLStorage:
     async def find_table_by_token_hash(self, token_hash: str) -> str | None:
         return await self._transaction(statements.find_table_by_token_hash, token_hash)
 
+    async def find_table_by_code(self, code: str) -> str | None:
+        return await self._transaction(statements.find_table_by_code, code)
+
+    async def open_tables(self, limit: int) -> list[TableRecord]:
+        return await self._transaction(statements.open_tables, limit)
+
     async def moves(self, table_id: str) -> list[MoveRecord]:
         return await self._transaction(statements.moves_of, table_id)
 

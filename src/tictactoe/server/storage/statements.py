@@ -107,6 +107,28 @@ def find_table_by_token_hash(connection: Connection, token_hash: str) -> str | N
     return found
 
 
+def find_table_by_code(connection: Connection, code: str) -> str | None:
+    found: str | None = connection.execute(
+        sa.select(tables.c.id).where(tables.c.code == code)
+    ).scalar()
+    return found
+
+
+def open_tables(connection: Connection, limit: int) -> list[TableRecord]:
+    """Public tables with a seat free for a person, newest first (index on public, created_at)."""
+    free = sa.or_(
+        sa.and_(tables.c.x_token_hash.is_(None), sa.not_(tables.c.x_computer)),
+        sa.and_(tables.c.o_token_hash.is_(None), sa.not_(tables.c.o_computer)),
+    )
+    statement = (
+        tables.select()
+        .where(tables.c.public.is_(True), tables.c.result.is_(None), free)
+        .order_by(tables.c.created_at.desc())
+        .limit(limit)
+    )
+    return [record_from_row(row) for row in connection.execute(statement)]
+
+
 def moves_of(connection: Connection, table_id: str) -> list[MoveRecord]:
     statement = (
         moves.select()

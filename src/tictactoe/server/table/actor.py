@@ -32,24 +32,37 @@ from tictactoe.server.storage import (
     TableRecord,
     TakenBack,
 )
+from tictactoe.server.table import draw
 from tictactoe.server.table.clock import Clock
 from tictactoe.server.table.commands import (
     REACTIONS,
+    AnswerDraw,
     AnswerTakeback,
     AskRematch,
     AskTakeback,
     ClaimWin,
     Command,
+    OfferDraw,
     PlayMove,
     Refused,
     Resign,
+    SetName,
     TakeSeat,
     TimeOut,
 )
 from tictactoe.server.table.events import Event
 from tictactoe.server.table.game import build_game, finish
 from tictactoe.server.table.rematch import start_rematch
-from tictactoe.server.table.seats import COMPUTER, MARKS, Mark, members, other, seat, with_seat
+from tictactoe.server.table.seats import (
+    COMPUTER,
+    MARKS,
+    Mark,
+    members,
+    named,
+    other,
+    seat,
+    with_seat,
+)
 from tictactoe.server.table.takeback import plies_to_undo, taken_back
 from tictactoe.server.table.view import encode_envelope, frame_for_person, table_json
 
@@ -67,6 +80,8 @@ def channel_of(table_id: str) -> str:
 # -- the serial owner -----------------------------------------------------------------------------
 
 ComputerPlayer = Callable[[TableRecord], Awaitable[str]]
+# Whether the position is a proven draw (the computer accepts a draw offer only then).
+DrawJudge = Callable[[TableRecord], Awaitable[bool]]
 
 
 class Table:
@@ -84,6 +99,7 @@ class Table:
         clock: Callable[[], float] = time.time,
         shared: bool = False,
         presence: SharedPresence | None = None,
+        draw_judge: DrawJudge | None = None,
     ) -> None:
         self.record = record
         self.game = build_game(record)
@@ -92,6 +108,7 @@ class Table:
         self._base_url = base_url
         self._claim_after = claim_after_seconds
         self._computer = computer
+        self._draw_judge = draw_judge
         self._clock = clock
         self._lock = asyncio.Lock()
         now = clock()
@@ -159,7 +176,15 @@ class Table:
     def is_connected(self, mark: Mark) -> bool:
         """Whether anyone playing `mark` is here (a team is here while one member is)."""
         side = members(self.record, mark)
+        if self.record.opponent == "here":
+            # One device holds both seats: both people are here while it is.
+            side = (*side, *members(self.record, other(mark)))
         return any(holder.computer or self.person_connected(holder.token_hash) for holder in side)
+
+    @property
+    def watchers(self) -> int:
+        """How many sockets watch without a seat (here, plus the other processes' in scale-out)."""
+        return self._spectators + self._seen.spectators
 
     def away_since(self, mark: Mark) -> float | None:
         """Since when everyone playing `mark` has had no socket open (None: connected or no one)."""
@@ -297,7 +322,28 @@ class Table:
             event = Event("game-over", version, result=other(flagged), ended_by="time")
             return record, [event], None, None
 
+        if isinstance(command, AnswerDraw):
+            mark = self._player_mark(by)
+            if command.accept and record.draw_offer == other(mark):
+                record, events = draw.agreed(record, now)
+            else:
+                record, events = draw.declined(record, mark)
+            return dataclasses.replace(record, version=version, updated_at=now), events, None, None
         mark = self._player_mark(by)
+        one_device = record.opponent == "here"
+        if one_device and not isinstance(command, SetName):
+            # Both people share one screen: whoever's turn it is acts (the last mover takes back).
+            turn: Mark = self.game.turn  # type: ignore[assignment]
+            mark = other(turn) if isinstance(command, AskTakeback) else turn
+        if isinstance(command, SetName):
+            if one_device and command.side is not None:
+                mark = command.side
+            record = named(record, mark, command.name)
+            event = Event("name-set", version, mark=mark)
+            return dataclasses.replace(record, version=version, updated_at=now), [event], None, None
+        if isinstance(command, OfferDraw):
+            record, events = draw.offered(record, mark, now)
+            return dataclasses.replace(record, version=version, updated_at=now), events, None, None
         if isinstance(command, PlayMove):
             if command.version is not None and command.version != record.version:
                 raise Refused(
@@ -320,8 +366,9 @@ class Table:
                 moves=(*record.moves, command.move),
                 version=version,
                 updated_at=now,
-                # A takeback request lapses once another move is played.
+                # A takeback request (or draw offer) lapses once another move is played.
                 takeback_by=None,
+                draw_offer=None,
             )
             events = [Event("moved", version, mark=mark, move=command.move)]
             if game.result is not None:
@@ -368,8 +415,8 @@ class Table:
                 raise Refused(409, "a rematch can be asked for once the game is over")
             record = dataclasses.replace(
                 record,
-                rematch_x=record.rematch_x or mark == "x",
-                rematch_o=record.rematch_o or mark == "o",
+                rematch_x=record.rematch_x or mark == "x" or one_device,
+                rematch_o=record.rematch_o or mark == "o" or one_device,
                 version=version,
                 updated_at=now,
             )
@@ -391,7 +438,7 @@ class Table:
                 raise Refused(409, "you have no move to take back", reason="nothing-to-take-back")
             if record.takeback_by is not None:
                 raise Refused(409, "a takeback is already asked for", reason="takeback-pending")
-            if seat(record, other(mark)).computer:
+            if seat(record, other(mark)).computer or one_device:
                 record, undone = taken_back(record, mark, now)
                 record = dataclasses.replace(record, version=version, updated_at=now)
                 return record, [Event("taken-back", version, mark=mark)], None, undone
@@ -500,6 +547,7 @@ class Table:
         """A socket of `person` opened (None: a spectator's)."""
         if person is None:
             self._spectators += 1
+            await self._watchers_changed()
             return
         self._sockets[person] = self._sockets.get(person, 0) + 1
         if self._sockets[person] == 1:
@@ -512,6 +560,7 @@ class Table:
         """A socket of `person` closed."""
         if person is None:
             self._spectators = max(0, self._spectators - 1)
+            await self._watchers_changed()
             return
         if person not in self._sockets:
             return
@@ -534,6 +583,13 @@ class Table:
     def socket_count(self) -> int:
         return sum(self._sockets.values())
 
+    async def _watchers_changed(self) -> None:
+        if self._presence is not None:
+            await self._presence.watching(self.id, self._spectators)
+        self._envelope = None
+        await self._look_around()
+        await self._publish()
+
     async def _presence_changed(self) -> None:
         self._envelope = None
         await self._look_around()
@@ -548,7 +604,26 @@ class Table:
     def _after_change(self) -> None:
         self._schedule_claim_frame()
         self.schedule_computer_move()
+        self._schedule_draw_answer()
         self.watch_clock()
+
+    def _schedule_draw_answer(self) -> None:
+        """The computer answers a draw offered to it: yes only for a proven draw."""
+        offer: Mark | None = self.record.draw_offer  # type: ignore[assignment]
+        if offer is None or self._draw_judge is None:
+            return
+        if not seat(self.record, other(offer)).computer:
+            return
+        task = asyncio.ensure_future(self._answer_draw(self.record))
+        task.add_done_callback(_log_failure)
+
+    async def _answer_draw(self, record: TableRecord) -> None:
+        assert self._draw_judge is not None
+        accept = await self._draw_judge(record)
+        if self.record.version != record.version:
+            return  # the position moved on: the offer lapsed with it
+        with contextlib.suppress(Refused):
+            await self.apply(AnswerDraw(accept), COMPUTER)
 
     # -- the clock --
 

@@ -69,10 +69,41 @@ class AnswerTakeback:
 
 
 @dataclass(frozen=True, slots=True)
+class SetName:
+    """A player names their seat (teams: their side); `name` is already cleaned (`clean_name`)."""
+
+    name: str
+    # One device: the side to name (both people share the browser's seats).
+    side: Mark | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class OfferDraw:
+    """Offers a draw, or accepts the other side's pending offer."""
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerDraw:
+    """The computer's answer to a draw offered to it (sent by the table itself, as COMPUTER)."""
+
+    accept: bool
+
+
+@dataclass(frozen=True, slots=True)
 class TimeOut:
     """The clock of the side to move has run out (sent by the table itself, as COMPUTER)."""
 
 
 Command = (
-    PlayMove | Resign | AskRematch | ClaimWin | TakeSeat | AskTakeback | AnswerTakeback | TimeOut
+    PlayMove
+    | Resign
+    | AskRematch
+    | ClaimWin
+    | TakeSeat
+    | AskTakeback
+    | AnswerTakeback
+    | TimeOut
+    | SetName
+    | OfferDraw
+    | AnswerDraw
 )

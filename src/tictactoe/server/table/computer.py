@@ -10,6 +10,7 @@ import random
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
+from tictactoe import Game
 from tictactoe.engine import warm_up
 from tictactoe.server.storage import TableRecord
 from tictactoe.server.table.game import build_game
@@ -31,19 +32,32 @@ def think(
 ) -> str:
     """The engine's move in the game reached by `record` from the start, or from
     `start_position` (runs in a worker process)."""
-    from tictactoe import Game
     from tictactoe.engine import best_move
 
+    game = _game(variant, size, line, record, start_position)
+    return best_move(game, level=level, think_ms=think_ms)
+
+
+def judge_draw(
+    variant: str, size: int, line: int, record: str, start_position: str | None, think_ms: int
+) -> bool:
+    """Whether the engine proves the game reached a draw with best play (runs in a worker)."""
+    from tictactoe.engine.analysis import evaluate
+
+    game = _game(variant, size, line, record, start_position)
+    return evaluate(game, think_ms=think_ms).proven == "draw"
+
+
+def _game(variant: str, size: int, line: int, record: str, start_position: str | None) -> Game:
     standard = variant == "standard"
     if start_position is None:
-        game = Game.from_record(
+        return Game.from_record(
             variant, record, size=size if standard else None, line=line if standard else None
         )
-    else:
-        game = Game.from_position(variant, start_position, line=line if standard else None)
-        for move in record.split():
-            game = game.play(move)
-    return best_move(game, level=level, think_ms=think_ms)
+    game = Game.from_position(variant, start_position, line=line if standard else None)
+    for move in record.split():
+        game = game.play(move)
+    return game
 
 
 class ComputerPlayer:
@@ -89,6 +103,26 @@ class ComputerPlayer:
             # A broken engine must not leave a person waiting forever at the table.
             log.exception("the engine failed at table %s; playing a random move", table.id)
             return random.choice(build_game(table).legal_moves())
+
+    async def proves_draw(self, table: TableRecord) -> bool:
+        """Whether the position at the table is a proven draw (so the computer agrees to one)."""
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(
+                self.pool,
+                judge_draw,
+                table.variant,
+                table.size,
+                table.line,
+                " ".join(table.moves),
+                table.start_position,
+                self.think_ms,
+            )
+        except Exception as error:
+            if isinstance(error, BrokenProcessPool):
+                self._pool = None
+            log.exception("the engine failed to judge a draw at table %s", table.id)
+            return False
 
     def close(self) -> None:
         if self._pool is not None:

@@ -21,6 +21,9 @@ class Event:
         "takeback-asked",
         "taken-back",
         "takeback-declined",
+        "name-set",
+        "draw-offered",
+        "draw-declined",
     ]
     version: int
     mark: Mark | None = None

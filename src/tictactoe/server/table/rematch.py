@@ -26,5 +26,6 @@ def start_rematch(record: TableRecord) -> TableRecord:
         rematch_x=False,
         rematch_o=False,
         takeback_by=None,
+        draw_offer=None,
     )
     return Clock(swapped, swapped.updated_at).reset()

@@ -40,3 +40,8 @@ def with_seat(record: TableRecord, mark: Mark, holder: SeatRecord) -> TableRecor
         if mark == "x"
         else dataclasses.replace(record, o=holder)
     )
+
+
+def named(record: TableRecord, mark: Mark, name: str) -> TableRecord:
+    """The record with `mark`'s seat (a team: its side) called `name`."""
+    return with_seat(record, mark, dataclasses.replace(seat(record, mark), name=name))

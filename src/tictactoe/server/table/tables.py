@@ -4,21 +4,24 @@ per table id, loading it from storage on first use."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from tictactoe import Game, new_game
 from tictactoe.server.pubsub import PubSub
 from tictactoe.server.pubsub.presence import SharedPresence
 from tictactoe.server.settings import Settings
-from tictactoe.server.storage import SeatRecord, Storage, TableRecord
+from tictactoe.server.storage import DuplicateTableError, SeatRecord, Storage, TableRecord
 from tictactoe.server.table.actor import Table
 from tictactoe.server.table.clock import Clock
+from tictactoe.server.table.codes import new_code
 from tictactoe.server.table.commands import Refused
 from tictactoe.server.table.computer import DEFAULT_LEVEL, ComputerPlayer
-from tictactoe.server.table.seats import Mark
+from tictactoe.server.table.seats import Mark, other
 from tictactoe.server.table.tokens import hash_secret, looks_like_secret, new_secret, new_table_id
 
 DEFAULT_BASE_URL = "http://127.0.0.1:8000/"
@@ -32,7 +35,7 @@ class TableOptions:
     size: int | None = None
     line: int | None = None
     first: str = "me"  # me | friend | random: who gets X, which always moves first
-    opponent: str = "friend"  # friend | computer
+    opponent: str = "friend"  # friend | computer | here (two people at one device)
     level: str | None = None  # the computer's level
     position: str | None = None  # a position code the games start from (None: the usual start)
     teams: bool = False  # several people per side; any member of the side to move may move
@@ -40,15 +43,28 @@ class TableOptions:
     private: bool = False  # only the players see the table
     clock_minutes: float | None = None  # each side's time (None: no clock)
     clock_increment: float = 0.0  # seconds added after each move
+    public: bool = False  # listed among the open tables while a seat is free
 
     def check(self) -> None:
         """Raises `Refused` (422) for settings that do not go together."""
-        if self.teams and self.opponent == "computer":
+        if self.teams and self.opponent != "friend":
             raise Refused(422, "teams play each other: choose a friend as the opponent")
+        if self.public and (self.opponent != "friend" or self.private):
+            raise Refused(422, "an open table waits for a stranger: a friend's seat, not private")
         if self.clock_minutes is not None and not 0 < self.clock_minutes <= 180:
             raise Refused(422, "the clock's minutes are more than 0 and at most 180")
         if not 0 <= self.clock_increment <= 60:
             raise Refused(422, "the clock's increment is 0 to 60 seconds")
+
+
+class NewTable(NamedTuple):
+    """A table just made: its owner here, the creator's mark and seat token, and every seat token
+    this browser holds (both, for two people at one device)."""
+
+    table: Table
+    mark: Mark
+    token: str
+    tokens: dict[Mark, str]
 
 
 class Tables:
@@ -91,10 +107,8 @@ class Tables:
 
     # -- tables --
 
-    async def create(
-        self, options: TableOptions, client_hash: str | None
-    ) -> tuple[Table, Mark, str]:
-        """A new table with the creator seated; returns it, the creator's mark and seat token."""
+    async def create(self, options: TableOptions, client_hash: str | None) -> NewTable:
+        """A new table with the creator seated (both seats, for one device)."""
         options.check()
         try:
             game = new_game(options.variant, size=options.size, line=options.line)
@@ -124,7 +138,14 @@ class Tables:
             creator = "x" if options.first == "me" else "o"
         token = new_secret()
         mine = SeatRecord(hash_secret(token), client_hash)
-        theirs = SeatRecord(computer=True) if options.opponent == "computer" else SeatRecord()
+        tokens: dict[Mark, str] = {creator: token}
+        if options.opponent == "computer":
+            theirs = SeatRecord(computer=True)
+        elif options.opponent == "here":
+            tokens[other(creator)] = new_secret()
+            theirs = SeatRecord(hash_secret(tokens[other(creator)]), client_hash)
+        else:
+            theirs = SeatRecord()
         now = self._clock()
         clock = None if options.clock_minutes is None else options.clock_minutes * 60
         record = TableRecord(
@@ -156,14 +177,27 @@ class Tables:
             clock_increment=options.clock_increment if clock is not None else 0.0,
             x_time=clock,
             o_time=clock,
+            public=options.public,
         )
-        # Against the computer both sides are seated at once: the clock starts now.
+        # Against the computer (or at one device) both sides are seated at once: the clock starts.
         record = Clock(record, now).started()
-        await self.storage.create(record)
+        record = await self._store_new(record)
         table = self._open_table(record)
         table.schedule_computer_move()
         table.watch_clock()
-        return table, creator, token
+        return NewTable(table, creator, token, tokens)
+
+    async def _store_new(self, record: TableRecord) -> TableRecord:
+        """Stores the new table under a fresh code; the database refuses a code in use, so on
+        the rare clash another one is drawn."""
+        for _ in range(8):
+            record = dataclasses.replace(record, code=new_code())
+            try:
+                await self.storage.create(record)
+            except DuplicateTableError:
+                continue
+            return record
+        raise DuplicateTableError(record.id)
 
     async def get(self, table_id: str) -> Table | None:
         """The table's owner in this process, or None if there is no such table."""
@@ -199,6 +233,11 @@ class Tables:
             base_url=lambda: self.base_url,
             claim_after_seconds=self.settings.claim_after_seconds,
             computer=self.computer if record.opponent == "computer" else None,
+            draw_judge=(
+                self.computer.proves_draw
+                if self.computer is not None and record.opponent == "computer"
+                else None
+            ),
             clock=self._clock,
             shared=self.shared,
             presence=self.presence,

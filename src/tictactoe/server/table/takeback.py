@@ -36,7 +36,7 @@ def taken_back(record: TableRecord, asker: Mark, now: float) -> tuple[TableRecor
     plies = plies_to_undo(record, asker)
     kept = record.moves[: len(record.moves) - plies]
     stopped = Clock(record, now).stopped()
-    undone = dataclasses.replace(stopped, moves=kept, takeback_by=None)
+    undone = dataclasses.replace(stopped, moves=kept, takeback_by=None, draw_offer=None)
     return (
         Clock(undone, now).started(),
         TakenBack(record.id, record.game_number, len(kept) + 1),

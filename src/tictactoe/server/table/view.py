@@ -40,6 +40,9 @@ class Table(Protocol):
 
     def person_connected(self, person: str | None) -> bool: ...
 
+    @property
+    def watchers(self) -> int: ...
+
 
 def table_url(base_url: str, table_id: str) -> str:
     """The table's link to share.
@@ -64,6 +67,8 @@ def table_json(table: Table, base_url: str) -> dict[str, Any]:
             "connected": table.is_connected(mark),
             "computer": holder.computer,
         }
+        if holder.name is not None:
+            entry["name"] = holder.name
         away = table.away_since(mark)
         if away is not None:
             entry["disconnected_since"] = away
@@ -110,6 +115,10 @@ def table_json(table: Table, base_url: str) -> dict[str, Any]:
         "takebacks": record.takebacks,
         "takeback_asked_by": record.takeback_by,
         "private": record.private,
+        "public": record.public,
+        "code": record.code,
+        "watchers": table.watchers,
+        "draw_offer": record.draw_offer,
         "clock": table.clock.json(),
     }
 

@@ -27,7 +27,7 @@ from tictactoe.server.table.commands import (
     Resign,
     TakeSeat,
 )
-from tictactoe.server.table.tables import TableOptions
+from tictactoe.server.table.tables import NewTable, TableOptions
 from tictactoe.server.table.tokens import hash_secret, new_secret
 from tictactoe.server.web.identity import client_hash, tables_of
 
@@ -46,7 +46,9 @@ class CreateTable(BaseModel):
     first: Literal["me", "friend", "random"] = Field(
         "me", description="who plays X (X always moves first)"
     )
-    opponent: Literal["friend", "computer"] = "friend"
+    opponent: Literal["friend", "computer", "here"] = Field(
+        "friend", description="here: two people at this one device (both seats are yours)"
+    )
     level: Literal["easy", "medium", "hard", "max"] | None = Field(
         None, description="the computer's level (default medium)"
     )
@@ -65,6 +67,9 @@ class CreateTable(BaseModel):
         None, gt=0, le=180, description="each side's time in minutes (fractions allowed); none"
     )
     clock_increment: float = Field(0, ge=0, le=60, description="seconds added after each move")
+    public: bool = Field(
+        False, description="listed among the open tables (GET /api/tables?open=true) until full"
+    )
 
 
 class TakeSeatBody(BaseModel):
@@ -86,6 +91,9 @@ class CreatedTable(BaseModel):
     url: str = Field(description="the link to share")
     seat: Literal["x", "o"]
     token: str = Field(description="the seat token: `Authorization: Bearer <token>`")
+    tokens: dict[Literal["x", "o"], str] | None = Field(
+        None, description="one device: the token of each seat"
+    )
 
 
 class GrantedSeat(BaseModel):
@@ -107,6 +115,7 @@ class SeatView(BaseModel):
     taken: bool
     connected: bool = Field(description="anyone of this side is connected")
     computer: bool
+    name: str | None = Field(None, description="the name its player chose, shown as text")
     disconnected_since: float | None = None
     members: list[MemberView] | None = Field(
         None, description="teams: the side's members in joining order"
@@ -140,7 +149,7 @@ class TableView(BaseModel):
     variant: Literal["standard", "ultimate"]
     size: int
     line: int
-    opponent: Literal["friend", "computer"]
+    opponent: Literal["friend", "computer", "here"]
     level: str | None
     game: int = Field(description="the game number at this table, 1 and up after rematches")
     record: str = Field(description="the moves of this game (from `start_position`, if set)")
@@ -157,7 +166,7 @@ class TableView(BaseModel):
     sent_to: int | None
     sends_to: dict[str, int | None] | None
     winning_lines: list[list[str]]
-    ended_by: Literal["line", "draw", "resign", "abandon", "time"] | None
+    ended_by: Literal["line", "draw", "resign", "abandon", "time", "agreement"] | None
     version: int
     seats: dict[Literal["x", "o"], SeatView]
     rematch: Rematch
@@ -168,6 +177,10 @@ class TableView(BaseModel):
         description="the side whose takeback request awaits the other side's answer"
     )
     private: bool
+    public: bool = Field(description="listed among the open tables while a seat is free")
+    code: str | None = Field(description="the short code to join by (GET /j/{code})")
+    watchers: int = Field(description="how many are watching without a seat")
+    draw_offer: Literal["x", "o"] | None = Field(description="the side whose draw offer is pending")
     clock: ClockView | None
     can_claim_win: bool | None = None
 
@@ -179,7 +192,7 @@ class ErrorBody(BaseModel):
     table: TableView | None = Field(None, description="for a stale version: the table now")
 
 
-def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
     return {status: {"model": ErrorBody} for status in statuses}
 
 
@@ -238,7 +251,7 @@ async def _person(
     raise Refused(401, "that seat token is not valid")
 
 
-async def _act(
+async def act_on_table(
     request: Request,
     table_id: str,
     credentials: HTTPAuthorizationCredentials | None,
@@ -254,14 +267,20 @@ async def _act(
     "/tables",
     status_code=201,
     response_model=CreatedTable,
-    responses=_errors(422),
+    response_model_exclude_none=True,
+    responses=error_responses(422),
     summary="Create a table",
 )
 async def create_table(body: CreateTable, request: Request) -> CreatedTable:
     """Creates a table and seats the caller (also bound to their browser cookie)."""
     tables = tables_of(request)
     tables.remember_base_url(str(request.base_url))
-    options = TableOptions(
+    return created_table(await tables.create(options_of(body), client_hash(request)), request)
+
+
+def options_of(body: CreateTable, public: bool | None = None) -> TableOptions:
+    """The table options a creation body asks for (`public` overrides the body's)."""
+    return TableOptions(
         variant=body.variant,
         size=body.size,
         line=body.line,
@@ -274,17 +293,25 @@ async def create_table(body: CreateTable, request: Request) -> CreatedTable:
         private=body.private,
         clock_minutes=body.clock_minutes,
         clock_increment=body.clock_increment,
+        public=body.public if public is None else public,
     )
-    table, mark, token = await tables.create(options, client_hash(request))
+
+
+def created_table(new: NewTable, request: Request) -> CreatedTable:
+    """The answer to creating a table (also to being paired at one by POST /api/quick)."""
     return CreatedTable(
-        id=table.id, url=table.view(str(request.base_url))["url"], seat=mark, token=token
+        id=new.table.id,
+        url=new.table.view(str(request.base_url))["url"],
+        seat=new.mark,
+        token=new.token,
+        tokens=new.tokens if len(new.tokens) == 2 else None,
     )
 
 
 @router.post(
     "/tables/{table_id}/seats",
     response_model=GrantedSeat,
-    responses=_errors(404, 409),
+    responses=error_responses(404, 409),
     summary="Take the free seat",
 )
 async def take_seat(
@@ -308,7 +335,7 @@ async def take_seat(
 @router.get(
     "/tables/{table_id}",
     response_model=TableView,
-    responses=_errors(404, 409),
+    responses=error_responses(404, 409),
     summary="Read a table",
 )
 async def read_table(table_id: str, request: Request, credentials: BearerToken) -> Response:
@@ -321,7 +348,7 @@ async def read_table(table_id: str, request: Request, credentials: BearerToken) 
 @router.post(
     "/tables/{table_id}/moves",
     response_model=TableView,
-    responses=_errors(401, 403, 404, 409, 422),
+    responses=error_responses(401, 403, 404, 409, 422),
     summary="Play a move",
 )
 async def play_move(
@@ -333,13 +360,13 @@ async def play_move(
     """Plays `move` for the token's seat. `401` no or bad token, `403` not your turn or not your
     table, `409` stale `version`, `422` illegal move (with its `reason`). Nothing changes on an
     error."""
-    return await _act(request, table_id, credentials, PlayMove(body.move, body.version))
+    return await act_on_table(request, table_id, credentials, PlayMove(body.move, body.version))
 
 
 @router.post(
     "/tables/{table_id}/resign",
     response_model=TableView,
-    responses=_errors(401, 403, 404, 409),
+    responses=error_responses(401, 403, 404, 409),
     summary="Resign",
 )
 async def resign(
@@ -348,13 +375,13 @@ async def resign(
     credentials: BearerToken,
 ) -> Response:
     """Ends the game: the opponent wins."""
-    return await _act(request, table_id, credentials, Resign())
+    return await act_on_table(request, table_id, credentials, Resign())
 
 
 @router.post(
     "/tables/{table_id}/rematch",
     response_model=TableView,
-    responses=_errors(401, 403, 404, 409),
+    responses=error_responses(401, 403, 404, 409),
     summary="Ask for a rematch",
 )
 async def rematch(
@@ -364,13 +391,13 @@ async def rematch(
 ) -> Response:
     """Once both players asked (the computer always agrees), the next game starts with the
     marks swapped: whoever was O moves first as X. The score carries over."""
-    return await _act(request, table_id, credentials, AskRematch())
+    return await act_on_table(request, table_id, credentials, AskRematch())
 
 
 @router.post(
     "/tables/{table_id}/claim",
     response_model=TableView,
-    responses=_errors(401, 403, 404, 409),
+    responses=error_responses(401, 403, 404, 409),
     summary="Claim the win",
 )
 async def claim(
@@ -379,13 +406,13 @@ async def claim(
     credentials: BearerToken,
 ) -> Response:
     """Wins the game when the opponent has been disconnected on their turn long enough."""
-    return await _act(request, table_id, credentials, ClaimWin())
+    return await act_on_table(request, table_id, credentials, ClaimWin())
 
 
 @router.post(
     "/tables/{table_id}/takeback",
     response_model=TableView,
-    responses=_errors(401, 403, 404, 409),
+    responses=error_responses(401, 403, 404, 409),
     summary="Ask to take back your last move",
 )
 async def ask_takeback(
@@ -396,13 +423,13 @@ async def ask_takeback(
     """Asks the other side to agree to undo your last move (and their reply, if they have
     moved since); the computer agrees at once. `403` (reason `takebacks-off`) when the table
     does not allow takebacks, `409` when there is nothing to take back or a request is pending."""
-    return await _act(request, table_id, credentials, AskTakeback())
+    return await act_on_table(request, table_id, credentials, AskTakeback())
 
 
 @router.post(
     "/tables/{table_id}/takeback/accept",
     response_model=TableView,
-    responses=_errors(401, 403, 404, 409),
+    responses=error_responses(401, 403, 404, 409),
     summary="Agree to the other side's takeback",
 )
 async def accept_takeback(
@@ -411,13 +438,13 @@ async def accept_takeback(
     credentials: BearerToken,
 ) -> Response:
     """Undoes the asker's last move: the position before it is back, as a new version."""
-    return await _act(request, table_id, credentials, AnswerTakeback(accept=True))
+    return await act_on_table(request, table_id, credentials, AnswerTakeback(accept=True))
 
 
 @router.post(
     "/tables/{table_id}/takeback/decline",
     response_model=TableView,
-    responses=_errors(401, 403, 404, 409),
+    responses=error_responses(401, 403, 404, 409),
     summary="Decline the other side's takeback",
 )
 async def decline_takeback(
@@ -426,13 +453,13 @@ async def decline_takeback(
     credentials: BearerToken,
 ) -> Response:
     """The request is dropped and the game goes on as it was."""
-    return await _act(request, table_id, credentials, AnswerTakeback(accept=False))
+    return await act_on_table(request, table_id, credentials, AnswerTakeback(accept=False))
 
 
 @router.post(
     "/tables/{table_id}/reactions",
     status_code=204,
-    responses=_errors(401, 403, 404, 422, 429),
+    responses=error_responses(401, 403, 404, 422, 429),
     summary="Send a quick reaction",
 )
 async def react(

@@ -133,7 +133,7 @@ async def create_table_without_javascript(request: Request) -> Response:
         clock_increment=increment,
     )
     try:
-        table, _mark, _token = await tables_of(request).create(options, client_hash(request))
+        table = (await tables_of(request).create(options, client_hash(request))).table
     except Refused:
         return render(request, "home.html", {"form": form, "form_error": True}, status_code=422)
     return RedirectResponse(f"/t/{table.id}", status_code=303)
@@ -159,6 +159,8 @@ async def table_page(request: Request, table_id: str) -> Response:
         "seat": seat,
         "share_url": table["url"],
         "member": await _member_index(request, table_id),
+        # The page counts down to "Claim the win" while the opponent is away on their turn.
+        "claim_after": request.app.state.settings.claim_after_seconds,
     }
     return render(request, "table.html", context)
 

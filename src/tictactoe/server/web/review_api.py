@@ -130,7 +130,7 @@ class PositionView(BaseModel):
     steps: list[Step]
 
 
-def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
     return {status: {"model": ErrorBody} for status in statuses}
 
 
@@ -216,7 +216,7 @@ async def one_game(
 @router.get(
     "/tables/{table_id}/games",
     response_model=list[GameSummary],
-    responses=_errors(404, 409),
+    responses=error_responses(404, 409),
     summary="The games of a table",
 )
 async def list_games(table_id: str, request: Request) -> list[GameSummary]:
@@ -260,7 +260,7 @@ def _current_summary(table: TableRecord, url: str) -> GameSummary:
 @router.get(
     "/tables/{table_id}/games/{number}",
     response_model=GameView,
-    responses=_errors(404, 409),
+    responses=error_responses(404, 409),
     summary="A game's record, result and positions",
 )
 async def read_game(table_id: str, number: int, request: Request) -> JSONResponse:
@@ -273,7 +273,7 @@ async def read_game(table_id: str, number: int, request: Request) -> JSONRespons
 @router.get(
     "/tables/{table_id}/games/{number}/analysis",
     response_model=AnalysisView,
-    responses=_errors(404, 409, 503),
+    responses=error_responses(404, 409, 503),
     summary="The computer's evaluation after every move of a game",
 )
 async def analyse_game(table_id: str, number: int, request: Request) -> JSONResponse:
@@ -294,7 +294,7 @@ async def analyse_game(table_id: str, number: int, request: Request) -> JSONResp
 @router.post(
     "/positions",
     response_model=PositionView,
-    responses=_errors(422),
+    responses=error_responses(422),
     summary="Read a position code or record",
 )
 async def read_position_api(body: ReadPosition) -> JSONResponse:
@@ -313,7 +313,7 @@ async def read_position_api(body: ReadPosition) -> JSONResponse:
 @router.post(
     "/positions/evaluation",
     response_model=PositionEvaluation,
-    responses=_errors(422, 503),
+    responses=error_responses(422, 503),
     summary="The computer's evaluation and move in a position",
 )
 async def evaluate_position(body: EvaluatePosition, request: Request) -> JSONResponse:

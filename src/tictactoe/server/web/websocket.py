@@ -3,7 +3,8 @@
 server → client: `{"type": "table", "table": {...}}` at once and after every change;
 `{"type": "error", "status", "reason"?, "message"}` for a refused message; `{"type": "pong"}`.
 client → server: `move` (`move`, `version`?), `resign`, `rematch`, `claim`, `takeback`,
-`accept-takeback`, `decline-takeback`, `react` (`reaction`), `sync` (`version`), `auth` (`token`),
+`accept-takeback`, `decline-takeback`, `name` (`name`, and `side` at one device), `draw`,
+`react` (`reaction`), `sync` (`version`), `auth` (`token`),
 `ping`. Players' quick reactions reach everyone as `{"type": "reaction", "reaction", "side"}`.
 A player is known by `?token=`, an `auth` message, or the browser's `ttt_client` cookie; anyone
 else watches, unless the table is private (then: an error frame with status 409, and close).
@@ -24,10 +25,13 @@ from tictactoe.server.table.commands import (
     AskRematch,
     AskTakeback,
     ClaimWin,
+    OfferDraw,
     PlayMove,
     Refused,
     Resign,
+    SetName,
 )
+from tictactoe.server.table.names import clean_name
 from tictactoe.server.table.tokens import hash_secret
 from tictactoe.server.web.connections import Connection, Hub
 from tictactoe.server.web.identity import client_hash, tables_of
@@ -87,6 +91,15 @@ class TableSocket:
             await self.table.apply(AskTakeback(), person)
         elif kind in ("accept-takeback", "decline-takeback"):
             await self.table.apply(AnswerTakeback(accept=kind == "accept-takeback"), person)
+        elif kind == "name":
+            name, side = message.get("name"), message.get("side")
+            if not isinstance(name, str):
+                raise Refused(400, 'a name message needs "name", e.g. "Ana"')
+            if side not in (None, "x", "o"):
+                raise Refused(400, '"side" is "x" or "o" (one device only)')
+            await self.table.apply(SetName(clean_name(name), side), person)
+        elif kind == "draw":
+            await self.table.apply(OfferDraw(), person)
         elif kind == "react":
             reaction = message.get("reaction")
             if not isinstance(reaction, str):

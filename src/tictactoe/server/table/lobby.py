@@ -1,0 +1,74 @@
+"""Open tables: which public tables are listed while they wait for someone, and which one a
+visitor asking to "play someone now" is paired with. Pure: the caller says who is connected."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from tictactoe.server.storage import TableRecord
+from tictactoe.server.table.seats import MARKS, Mark, seat
+
+# The list shows this many tables at most, and one per creator's browser, so that one visitor
+# cannot fill it however many tables they open.
+LISTED = 30
+
+
+def creator_mark(record: TableRecord) -> Mark | None:
+    """The seated side of a table waiting for its second person (None: not waiting)."""
+    taken = [mark for mark in MARKS if seat(record, mark).taken]
+    return taken[0] if len(taken) == 1 else None
+
+
+def settings_of(record: TableRecord) -> dict[str, Any]:
+    """What a stranger chooses a table by (and what "play someone now" matches)."""
+    minutes = None if record.clock_seconds is None else record.clock_seconds / 60
+    return {
+        "variant": record.variant,
+        "size": record.size,
+        "line": record.line,
+        "teams": record.teams,
+        "takebacks": record.takebacks,
+        "clock_minutes": minutes,
+        "clock_increment": record.clock_increment,
+    }
+
+
+def listed(
+    records: Iterable[TableRecord], creator_here: Callable[[TableRecord], bool]
+) -> list[TableRecord]:
+    """The open tables to show, newest first: public, waiting, their creator still connected, one
+    per creator's browser."""
+    shown: list[TableRecord] = []
+    creators: set[str | None] = set()
+    for record in sorted(records, key=lambda r: r.created_at, reverse=True):
+        mark = creator_mark(record)
+        if not record.public or record.result is not None or mark is None:
+            continue
+        client = seat(record, mark).client_hash
+        if (client is not None and client in creators) or not creator_here(record):
+            continue
+        creators.add(client)
+        shown.append(record)
+        if len(shown) == LISTED:
+            break
+    return shown
+
+
+def partner_for(
+    records: Iterable[TableRecord], wanted: dict[str, Any], client_hash: str | None
+) -> list[TableRecord]:
+    """The listed tables a visitor may be paired with, oldest first: the same settings, and not
+    opened by the visitor's own browser."""
+    mine = [
+        record
+        for record in records
+        if settings_of(record) == wanted
+        and (client_hash is None or _creator_client(record) != client_hash)
+    ]
+    return sorted(mine, key=lambda r: r.created_at)
+
+
+def _creator_client(record: TableRecord) -> str | None:
+    mark = creator_mark(record)
+    return None if mark is None else seat(record, mark).client_hash

@@ -1,0 +1,162 @@
+"""The JSON API of "People at a table" (CONTRACT.md): a seat's name, draws by agreement, the open
+tables and "play someone now". As in `api`, handlers only translate HTTP to table commands."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse, Response
+from pydantic import BaseModel, ConfigDict, Field
+
+from tictactoe import new_game
+from tictactoe.server.table import lobby
+from tictactoe.server.table.commands import OfferDraw, Refused, SetName, TakeSeat
+from tictactoe.server.table.names import MAX_LENGTH, clean_name
+from tictactoe.server.table.seats import seat
+from tictactoe.server.table.tables import NewTable
+from tictactoe.server.table.tokens import hash_secret, new_secret
+from tictactoe.server.table.view import table_url
+from tictactoe.server.web.api import (
+    BearerToken,
+    CreatedTable,
+    CreateTable,
+    TableView,
+    act_on_table,
+    created_table,
+    error_responses,
+    options_of,
+)
+from tictactoe.server.web.identity import client_hash, tables_of
+
+router = APIRouter(prefix="/api", tags=["people"])
+
+# How many candidates the open list and the pairing look through (the newest public ones).
+_CANDIDATES = 200
+
+
+class NameBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(
+        max_length=200,
+        description=f"1–{MAX_LENGTH} characters after trimming: letters of any script, digits, "
+        "spaces and - _ . ' (else 422, reason bad-name)",
+    )
+
+
+class OpenTable(BaseModel):
+    id: str
+    url: str
+    variant: Literal["standard", "ultimate"]
+    size: int
+    line: int
+    teams: bool
+    takebacks: bool
+    clock_minutes: float | None
+    clock_increment: float
+    waiting_since: float = Field(description="when the table was opened (Unix time)")
+
+
+@router.put(
+    "/tables/{table_id}/name",
+    response_model=TableView,
+    responses=error_responses(401, 403, 404, 422),
+    summary="Name your seat",
+)
+async def set_name(
+    table_id: str, body: NameBody, request: Request, credentials: BearerToken
+) -> Response:
+    """Everyone at the table sees it as `seats.<mark>.name` (teams: the side's name)."""
+    return await act_on_table(request, table_id, credentials, SetName(clean_name(body.name)))
+
+
+@router.post(
+    "/tables/{table_id}/draw",
+    response_model=TableView,
+    responses=error_responses(401, 403, 404, 409),
+    summary="Offer a draw, or accept the one offered",
+)
+async def offer_draw(table_id: str, request: Request, credentials: BearerToken) -> Response:
+    """Offers a draw (`draw_offer` is your mark until the next move declines it), or accepts the
+    other side's offer: the game ends drawn and the score counts it. The computer accepts only a
+    proven draw, and says no at once otherwise."""
+    return await act_on_table(request, table_id, credentials, OfferDraw())
+
+
+async def _open_tables(request: Request) -> list[Any]:
+    tables = tables_of(request)
+    candidates = await tables.storage.open_tables(_CANDIDATES)
+    here: dict[str, bool] = {}
+    for record in candidates:
+        table = await tables.get(record.id)
+        mark = lobby.creator_mark(record)
+        here[record.id] = table is not None and mark is not None and table.is_connected(mark)
+    return lobby.listed(candidates, lambda record: here[record.id])
+
+
+@router.get(
+    "/tables",
+    response_model=list[OpenTable],
+    responses=error_responses(422),
+    summary="The open tables",
+)
+async def open_tables(request: Request, open: bool = False) -> list[OpenTable]:
+    """With `open=true`: public tables waiting for someone, newest first, whose creator is still
+    there (at most one per creator's browser). Private tables never appear."""
+    if not open:
+        raise Refused(422, "only the open tables are listed: GET /api/tables?open=true")
+    base = str(request.base_url)
+    return [
+        OpenTable(
+            id=record.id,
+            url=table_url(base, record.id),
+            waiting_since=record.created_at,
+            **lobby.settings_of(record),
+        )
+        for record in await _open_tables(request)
+    ]
+
+
+@router.post(
+    "/quick",
+    response_model=CreatedTable,
+    responses={201: {"model": CreatedTable}, **error_responses(422)},
+    summary="Play someone now",
+)
+async def play_someone_now(body: CreateTable, request: Request) -> Response:
+    """Seats you at the oldest open public table with these settings (`200`), or opens one and
+    waits for someone (`201`): the same answer as creating a table."""
+    if body.opponent != "friend" or body.private:
+        raise Refused(422, "play someone now pairs two people: a friend's seat, not private")
+    options = options_of(body, public=True)
+    options.check()
+    try:
+        game = new_game(options.variant, size=options.size, line=options.line)
+    except ValueError as error:
+        raise Refused(422, str(error)) from None
+    wanted = {
+        "variant": options.variant,
+        "size": game.size,
+        "line": game.line,
+        "teams": options.teams,
+        "takebacks": options.takebacks,
+        "clock_minutes": options.clock_minutes,
+        "clock_increment": options.clock_increment if options.clock_minutes else 0.0,
+    }
+    client = client_hash(request)
+    tables = tables_of(request)
+    for record in lobby.partner_for(await _open_tables(request), wanted, client):
+        table = await tables.get(record.id)
+        if table is None:
+            continue
+        token = new_secret()
+        try:
+            events = await table.apply(TakeSeat(hash_secret(token), client), None)
+        except Refused:
+            continue  # taken meanwhile by someone quicker: the next one
+        mark = events[0].mark
+        assert mark is not None and seat(table.record, mark).token_hash == hash_secret(token)
+        answer = created_table(NewTable(table, mark, token, {mark: token}), request)
+        return JSONResponse(answer.model_dump(exclude_none=True), status_code=200)
+    made = created_table(await tables.create(options, client), request)
+    return JSONResponse(made.model_dump(exclude_none=True), status_code=201)
