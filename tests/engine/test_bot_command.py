@@ -4,11 +4,13 @@ and plays a whole game there against a person playing through the HTTP API."""
 from __future__ import annotations
 
 import random
+import shutil
 import socket
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
@@ -48,24 +50,49 @@ def site() -> Iterator[str]:
         server.wait(timeout=10)
 
 
-def test_the_bot_plays_two_games_at_a_table_with_a_rematch_between(site: str) -> None:
+# CodinGame's starter code: `while (1) { cin >> ...; cout << action << endl; }`. At the end of its
+# input the reads fail and it prints its last action forever, as fast as the pipe takes it.
+STARTER_C = r"""
+#include <stdio.h>
+int main(void) {
+    int opponent_row = 0, opponent_col = 0, count = 0, row = 0, col = 0;
+    while (1) {
+        scanf("%d%d", &opponent_row, &opponent_col);
+        scanf("%d", &count);
+        for (int i = 0; i < count; i++) {
+            int r, c;
+            if (scanf("%d%d", &r, &c) == 2 && i == 0) { row = r; col = c; }
+        }
+        printf("%d %d\n", row, col);
+        fflush(stdout);
+    }
+}
+"""
+STARTER_PY = """
+import sys
+row, col = 0, 0
+while True:
+    try:
+        sys.stdin.readline()
+        count = int(sys.stdin.readline())
+        actions = [sys.stdin.readline().split() for _ in range(count)]
+        row, col = actions[0]
+    except (ValueError, IndexError):
+        pass  # the end of the input: keep printing the last action, as the C starter does
+    print(row, col, flush=True)
+"""
+
+
+def play_two_games(site: str, command: list[str], deadline_s: float) -> tuple[int, str, str]:
+    """A person (random moves over the HTTP API) against `tictactoe bot` running `command`, two
+    games with a rematch between; the bot command's exit status, output and log."""
     created = httpx.post(
         f"{site}/api/tables", json={"variant": "ultimate", "first": "me", "opponent": "friend"}
     ).json()
     assert created["seat"] == "x"
     headers = {"Authorization": f"Bearer {created['token']}"}
     bot = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "tictactoe.cli",
-            "bot",
-            created["url"],
-            "--games",
-            "2",
-            "--",
-            *ENGINE,
-        ],
+        [*BOT, created["url"], "--games", "2", "--", *command],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -74,7 +101,7 @@ def test_the_bot_plays_two_games_at_a_table_with_a_rematch_between(site: str) ->
     table_url = f"{site}/api/tables/{created['id']}"
     mine, game_number = "x", 1  # the person's mark; a rematch swaps it
     try:
-        deadline = time.monotonic() + 180
+        deadline = time.monotonic() + deadline_s
         while time.monotonic() < deadline and bot.poll() is None:
             table = httpx.get(table_url).json()
             if table["game"] != game_number:
@@ -93,15 +120,50 @@ def test_the_bot_plays_two_games_at_a_table_with_a_rematch_between(site: str) ->
                 assert answer.status_code in (200, 409), answer.text
             else:
                 time.sleep(0.02)
-        out, err = bot.communicate(timeout=30)
+        out, err = bot.communicate(timeout=30 if bot.poll() is not None else 1)
+    except subprocess.TimeoutExpired:
+        bot.kill()
+        out, err = bot.communicate()
+        return -1, out, err
     finally:
         if bot.poll() is None:
             bot.kill()
             bot.wait()
-    assert bot.returncode == 0, err
+    return bot.returncode, out, err
+
+
+def test_the_bot_plays_two_games_at_a_table_with_a_rematch_between(site: str) -> None:
+    returncode, out, err = play_two_games(site, ENGINE, deadline_s=180)
+    assert returncode == 0, err
     # Random moves lose to the engine, first as O (the person sat as X) and then as X.
     assert out.split() == ["win", "win"]
     assert "game 1: win as o" in err and "game 2: win as x" in err
+
+
+@pytest.mark.parametrize("language", ["c", "python"])
+def test_a_starter_bot_that_prints_forever_at_the_end_of_its_input_plays_two_games(
+    site: str, tmp_path: Path, language: str
+) -> None:
+    # Arena referees kill the bot when its game ends; waiting for it to exit instead never returns
+    # once the unread pipe is full (found with a real arena bot).
+    if language == "c":
+        compiler = shutil.which("cc") or shutil.which("gcc")
+        if compiler is None:
+            pytest.skip("no C compiler")
+        (tmp_path / "starter.c").write_text(STARTER_C)
+        subprocess.run(
+            [compiler, "-O2", "-o", str(tmp_path / "starter"), str(tmp_path / "starter.c")],
+            check=True,
+        )
+        command = [str(tmp_path / "starter")]
+    else:
+        (tmp_path / "starter.py").write_text(STARTER_PY)
+        command = [sys.executable, str(tmp_path / "starter.py")]
+    returncode, out, err = play_two_games(site, command, deadline_s=60)
+    assert returncode == 0, f"the bot command did not finish two games: {err[-2000:]}"
+    results = out.split()
+    assert len(results) == 2 and set(results) <= {"win", "loss", "draw"}, out
+    assert "game 1:" in err and "game 2:" in err
 
 
 def test_a_table_link_names_the_site_and_the_table() -> None:

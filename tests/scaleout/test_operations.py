@@ -26,7 +26,9 @@ def metric(text: str, name: str) -> float:
 def test_workers_share_one_port_and_their_metrics_add_up(
     start_server: StartServer, postgres: PostgresCluster, redis_server: RedisServer
 ) -> None:
-    server = start_server(postgres.new_database(), redis_server.url, args=["--workers", "2"])
+    server = start_server(
+        postgres.new_database(), redis_server.url, args=["--workers", "2"], TICTACTOE_METRICS="1"
+    )
     table_id, tokens = create_table(server.base)
     x = Socket(socket_url(server.ws_base, table_id, tokens["x"]))
     o = Socket(socket_url(server.ws_base, table_id, tokens["o"]))
@@ -46,7 +48,7 @@ def test_workers_share_one_port_and_their_metrics_add_up(
 def test_health_readiness_and_metrics_of_one_process(
     start_server: StartServer, postgres: PostgresCluster, redis_server: RedisServer
 ) -> None:
-    server = start_server(postgres.new_database(), redis_server.url)
+    server = start_server(postgres.new_database(), redis_server.url, TICTACTOE_METRICS="1")
     assert httpx.get(f"{server.base}/healthz").json() == {"status": "ok"}
     ready = httpx.get(f"{server.base}/readyz")
     assert ready.status_code == 200

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 HELP = "play at a web table with any program that speaks the CodinGame Ultimate protocol"
 
 ANSWER_TIMEOUT_S = 30.0
+STOP_TIMEOUT_S = 5.0
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -88,7 +89,10 @@ def protocol_turn(table: dict[str, object]) -> str:
 
 
 class BotProgram:
-    """The bot's process for one game, spoken to line by line."""
+    """The bot's process for one game, spoken to line by line. Like an arena referee, it never
+    waits on the bot without a time limit, and it kills the bot when its game ends: bots written
+    from CodinGame's starter code (`while (1) { cin >> ...; cout << ...; }`) never exit by
+    themselves, and at the end of their input print their last action forever."""
 
     def __init__(self, command: list[str]) -> None:
         self.command = command
@@ -98,7 +102,11 @@ class BotProgram:
         import asyncio
 
         self.process = await asyncio.create_subprocess_exec(
-            *self.command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE
+            *self.command,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            # Its own process group: a bot started through a shell script dies with its children.
+            start_new_session=True,
         )
 
     async def answer(self, turn: str) -> str:
@@ -108,28 +116,55 @@ class BotProgram:
 
         process = self.process
         assert process is not None and process.stdin is not None and process.stdout is not None
-        process.stdin.write(turn.encode() + b"\n")
-        await process.stdin.drain()
-        line = await asyncio.wait_for(process.stdout.readline(), ANSWER_TIMEOUT_S)
+        try:
+            process.stdin.write(turn.encode() + b"\n")
+            await asyncio.wait_for(process.stdin.drain(), ANSWER_TIMEOUT_S)
+            line = await asyncio.wait_for(process.stdout.readline(), ANSWER_TIMEOUT_S)
+        except TimeoutError:
+            raise RuntimeError(
+                f"the bot program did not answer in {ANSWER_TIMEOUT_S:g} s"
+            ) from None
+        except (BrokenPipeError, ConnectionResetError, ValueError) as error:
+            raise RuntimeError(f"the bot program could not be read: {error}") from None
         if not line:
             raise RuntimeError("the bot program ended without answering")
-        row, col = (int(v) for v in line.split()[:2])
-        return cell_from_row_col(row, col)
+        try:
+            row, col = (int(v) for v in line.split()[:2])
+            return cell_from_row_col(row, col)
+        except ValueError:
+            raise RuntimeError(f"the bot program answered {line[:80]!r}, not 'row col'") from None
 
     async def stop(self) -> None:
+        """Kills the bot (and its process group), reads what it still printed and reaps it, all
+        within STOP_TIMEOUT_S: a process with an unread, full pipe would otherwise never be
+        reaped (asyncio waits for the pipes to close)."""
+        import asyncio
+        import contextlib
+        import os
+        import signal
+
         process = self.process
         self.process = None
         if process is None:
             return
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGKILL)
+        with contextlib.suppress(ProcessLookupError):
+            process.kill()
         if process.stdin is not None:
             process.stdin.close()
-        try:
-            import asyncio
 
-            await asyncio.wait_for(process.wait(), 5)
-        except TimeoutError:
-            process.kill()
+        async def drain_and_reap() -> None:
+            if process.stdout is not None:
+                while await process.stdout.read(1 << 16):
+                    pass
             await process.wait()
+
+        try:
+            await asyncio.wait_for(drain_and_reap(), STOP_TIMEOUT_S)
+        except TimeoutError:
+            # A child that left the group still holds the pipe: give up on it, not on the games.
+            print("tictactoe bot: the bot program's output did not close", file=sys.stderr)
 
 
 async def play_at_table(url: str, command: list[str], games: int) -> list[str]:
@@ -220,6 +255,9 @@ def run(args: argparse.Namespace) -> int:
         split_table_url(args.table_url)
     except ValueError as error:
         raise SystemExit(f"tictactoe bot: {error}") from None
-    results = asyncio.run(play_at_table(args.table_url, command, games))
+    try:
+        results = asyncio.run(play_at_table(args.table_url, command, games))
+    except RuntimeError as error:
+        raise SystemExit(f"tictactoe bot: {error}") from None
     print(" ".join(results))
     return 0

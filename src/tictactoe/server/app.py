@@ -16,9 +16,12 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
 from starlette.middleware.gzip import GZipMiddleware
+from starlette.types import Scope
 
 from tictactoe.server.ops import health, metrics
+from tictactoe.server.ops.json_input import JSONBodyMiddleware
 from tictactoe.server.ops.limits import RateLimitMiddleware
 from tictactoe.server.ops.security import SecurityMiddleware
 from tictactoe.server.pubsub.backends import open_pubsub
@@ -48,7 +51,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         pubsub = open_pubsub(settings.redis_url)
         await storage.start()
         await pubsub.start()
-        computer = ComputerPlayer(settings.computer_workers, settings.computer_think_ms)
+        computer = ComputerPlayer(
+            settings.computer_workers, settings.computer_think_ms, settings.analysis_workers
+        )
         presence = SharedPresence(settings.redis_url) if settings.redis_url else None
         if presence is not None:
             await presence.start()
@@ -81,7 +86,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     # Outermost last: proxy headers first (the client's real address and scheme), then the
-    # browser protections, then the rate limits, then the identity cookie.
+    # browser protections, then the rate limits, then the identity cookie, then JSON bodies.
+    app.add_middleware(JSONBodyMiddleware)
     app.add_middleware(ClientCookieMiddleware)
     app.add_middleware(RateLimitMiddleware, settings=settings)
     app.add_middleware(SecurityMiddleware, settings=settings)
@@ -116,8 +122,19 @@ def _include_pages(app: FastAPI) -> None:
     if STATIC_DIR.is_dir():
         # Scripts and styles go compressed (a phone on a slow line loads the table page in a third
         # of the bytes); pages and the API do not, as they carry what a visitor typed (BREACH).
-        static = GZipMiddleware(StaticFiles(directory=STATIC_DIR), minimum_size=512)
+        static = GZipMiddleware(_StaticFiles(directory=STATIC_DIR), minimum_size=512)
         app.mount("/static", static, name="static")
+
+
+class _StaticFiles(StaticFiles):
+    """Starlette's static files, where a path no file can have (a NUL byte: the operating system
+    refuses it with ValueError, which would be a 500) is simply not found."""
+
+    def get_path(self, scope: Scope) -> str:
+        path = super().get_path(scope)
+        if "\x00" in path:
+            raise HTTPException(404)
+        return path
 
 
 def _version() -> str:

@@ -46,6 +46,7 @@ def run(args: argparse.Namespace) -> int:
 
     import uvicorn
 
+    from tictactoe.server.ops.http_protocol import MAX_HEADER_BYTES, BoundedH11Protocol
     from tictactoe.server.ops.logs import log_config
 
     if args.migrate_only:
@@ -74,12 +75,19 @@ def run(args: argparse.Namespace) -> int:
     os.environ.pop(_REDIS_VARIABLE, None)
     if args.redis is not None:
         os.environ[_REDIS_VARIABLE] = args.redis
+    settings = settings_from_environment(os.environ)
     uvicorn.run(
         "tictactoe.server.serve_command:app_from_environment",
         factory=True,
         host=args.host,
         port=args.port,
         workers=args.workers,
+        # What a connection may cost before its request reaches the site (README "Security"):
+        # headers capped in size and in time, idle connections closed, connections capped.
+        http=BoundedH11Protocol,
+        h11_max_incomplete_event_size=MAX_HEADER_BYTES,
+        timeout_keep_alive=5,
+        limit_concurrency=settings.max_connections,
         # Anything past a few KB is not a message of ours; 64 KB bounds what a socket may buffer.
         ws_max_size=64 * 1024,
         # Frames are a few KB; compressing each costs more CPU than it saves here, and a deflate

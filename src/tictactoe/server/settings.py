@@ -21,6 +21,11 @@ class Settings:
     # How long the computer thinks per move, and how many processes it may think in.
     computer_think_ms: int = 300
     computer_workers: int = 1
+    # The computer's analysis (reviews, the analysis board) has processes of its own, and at most
+    # `analysis_queue` positions waiting for them; beyond that, 503 at once.
+    analysis_workers: int = 1
+    analysis_think_ms: int = 80
+    analysis_queue: int = 8
     # The absolute base of table links (e.g. "https://ttt.example"); None: taken from the request.
     public_url: str | None = None
     # Frames queued for one slow socket before it is dropped (every frame is a full state anyway).
@@ -34,8 +39,14 @@ class Settings:
     trusted_proxies: tuple[str, ...] = ()
     # Origins besides the site's own whose pages may open the WebSocket (e.g. "https://ttt.example").
     allowed_origins: tuple[str, ...] = ()
+    # Serve Prometheus metrics at /metrics (TICTACTOE_METRICS=1); off: 404.
+    metrics: bool = False
     # Largest HTTP request body accepted (413 beyond).
     max_body_bytes: int = 16 * 1024
+    # `tictactoe serve`: a connection must send a request's headers within this many seconds
+    # (408 and closed otherwise), and at most this many connections are open (503 beyond).
+    header_timeout_seconds: float = 10.0
+    max_connections: int = 4096
     # Rate limits as (per second sustained, burst): per client address for moves (and the other
     # actions), table creation and joins (taking a seat, opening a socket); per socket for messages.
     # Over a limit: 429 with Retry-After (HTTP) or an error frame with status 429 (WebSocket).
@@ -43,6 +54,8 @@ class Settings:
     create_rate: tuple[float, int] = (2.0, 60)
     join_rate: tuple[float, int] = (5.0, 60)
     socket_message_rate: tuple[float, int] = (20.0, 60)
+    # The computer's analysis (the analysis board's evaluation, a game's analysis) per address.
+    analysis_rate: tuple[float, int] = (1.0, 20)
     # Addresses without per-address limits: this host (tests, benchmarks). A proxy on this host
     # must be listed in trusted_proxies, so that clients are told apart by their real address.
     rate_limit_exempt: tuple[str, ...] = ("127.0.0.1", "::1")

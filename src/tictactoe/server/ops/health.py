@@ -30,11 +30,15 @@ async def readyz(request: Request) -> JSONResponse:
     does not (a balancer stops sending players to this process meanwhile)."""
     tables = tables_of(request)
     checks: dict[str, str] = {}
+    # A storage that can tell says whether it can be written too (an SQLite file locked by
+    # another process still reads); the others are read.
+    storage_ping: Any = getattr(tables.storage, "ping", None)
+    probe = storage_ping() if storage_ping is not None else tables.storage.load(_PROBE_ID)
     try:
-        await asyncio.wait_for(tables.storage.load(_PROBE_ID), _PROBE_SECONDS)
+        await asyncio.wait_for(probe, _PROBE_SECONDS)
         checks["database"] = "ok"
     except Exception as error:
-        checks["database"] = f"unreachable: {type(error).__name__}"
+        checks["database"] = f"unreachable: {type(error).__name__}: {error}"[:200]
     ping: Any = getattr(tables.pubsub, "ping", None)
     if ping is not None:
         try:
@@ -48,6 +52,10 @@ async def readyz(request: Request) -> JSONResponse:
 
 @router.get("/metrics")
 async def prometheus_metrics(request: Request) -> Response:
+    """Prometheus's scrape, when the operator turned it on (`TICTACTOE_METRICS=1`): the figures
+    tell an outsider how busy the site is, so a public site does not show them by default."""
+    if not tables_of(request).settings.metrics:
+        return JSONResponse({"status": 404, "message": "not found"}, status_code=404)
     update_gauges(request.app)
     body, content_type = metrics.exposition()
     return Response(body, media_type=content_type)

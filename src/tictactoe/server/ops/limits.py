@@ -18,10 +18,33 @@ from collections.abc import Callable
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tictactoe.server.ops import metrics
+from tictactoe.server.ops.json_input import read_json
 from tictactoe.server.settings import Settings
 
-_ACTION = re.compile(r"^/api/tables/[^/]+/(moves|resign|rematch|claim|seats)$")
+_ACTION = re.compile(
+    r"^/api/tables/[^/]+/"
+    r"(moves|resign|rematch|claim|seats|takeback|takeback/accept|takeback/decline|reactions"
+    r"|draw|name)$"
+)
+_FORM_SEAT = re.compile(r"^/t/[^/]+/seats$")  # the no-JavaScript join button
+_ANALYSIS = re.compile(r"^/api/positions/evaluation$|^/api/tables/[^/]+/games/[^/]+/analysis$")
 _SOCKET = re.compile(r"^/api/tables/[^/]+/ws$")
+# Socket messages that act at a table: each counts against its address's action limit too.
+_SOCKET_ACTIONS = frozenset(
+    {
+        "move",
+        "resign",
+        "rematch",
+        "claim",
+        "takeback",
+        "accept-takeback",
+        "decline-takeback",
+        "draw",
+        "accept-draw",
+        "decline-draw",
+        "name",
+    }
+)
 
 
 class TokenBuckets:
@@ -96,6 +119,7 @@ class RateLimitMiddleware:
             "move": TokenBuckets(*settings.move_rate),
             "create": TokenBuckets(*settings.create_rate),
             "join": TokenBuckets(*settings.join_rate),
+            "analysis": TokenBuckets(*settings.analysis_rate),
         }
         self.message_rate = settings.socket_message_rate
 
@@ -136,7 +160,7 @@ class RateLimitMiddleware:
                 if message["type"] != "websocket.receive":
                     return message
                 wait = bucket.take("socket")
-                if wait == 0 and _is_move(message):
+                if wait == 0 and _is_action(message):
                     wait = self._take("move", scope)
                 elif wait > 0:
                     metrics.REFUSED.labels(reason="rate-message").inc()
@@ -160,26 +184,47 @@ def _http_kind(method: str, path: str) -> str | None:
     ('create', 'join')
     >>> _http_kind("POST", "/api/tables/abc/moves"), _http_kind("GET", "/api/tables/abc")
     ('move', None)
+    >>> _http_kind("POST", "/t/abc/seats"), _http_kind("POST", "/api/tables/abc/takeback/decline")
+    ('join', 'move')
+    >>> _http_kind("POST", "/api/positions/evaluation")
+    'analysis'
+    >>> _http_kind("GET", "/api/tables/abc/games/1/analysis")
+    'analysis'
     """
-    if method != "POST":
+    if _ANALYSIS.match(path):
+        return "analysis"
+    if method not in ("POST", "PUT"):
         return None
-    if path in ("/api/tables", "/tables"):
+    if path in ("/api/tables", "/tables", "/api/quick"):
         return "create"
+    if _FORM_SEAT.match(path):
+        return "join"
     found = _ACTION.match(path)
     if found is None:
         return None
     return "join" if found.group(1) == "seats" else "move"
 
 
-def _is_move(message: Message) -> bool:
+def _is_action(message: Message) -> bool:
+    """Whether a socket message acts at a table, judged on its parsed value: `"\\u006dove"` is
+    `"move"` too. A message without `"type"`'s actions spelled out, and without any escape,
+    cannot be one, and is not parsed here."""
     text = message.get("text")
-    if text is None or '"move"' not in text:
+    if text is None:
+        raw = message.get("bytes")
+        if not raw:
+            return False
+        try:
+            text = raw.decode()
+        except UnicodeDecodeError:
+            return False
+    if "\\" not in text and not any(f'"{kind}"' in text for kind in _SOCKET_ACTIONS):
         return False
     try:
-        body = json.loads(text)
+        body = read_json(text)
     except ValueError:
-        return False
-    return isinstance(body, dict) and body.get("type") == "move"
+        return False  # the site answers it with its own error
+    return isinstance(body, dict) and body.get("type") in _SOCKET_ACTIONS
 
 
 async def _too_many_http(send: Send, wait: float) -> None:

@@ -11,17 +11,43 @@ import os
 import re
 import time
 from typing import Any
+from urllib.parse import unquote_plus
 
-_SECRET_IN_QUERY = re.compile(r"(token=)[^&\s\"']+")
+_QUERY = re.compile(r"\?([^\s\"'#]*)")
+_SEPARATORS = re.compile(r"([&;])")
+# Outside a query (a message that quotes one without its "?"): the plain name, in any case.
+_SECRET_ANYWHERE = re.compile(r"(token=)[^&;\s\"']+", re.IGNORECASE)
 
 
 def redact(text: str) -> str:
-    """The text with any `token=` query value hidden.
+    """The text with the value of every query parameter whose name, once percent-decoded, says
+    `token` (in any case) hidden: the server decodes `tok%65n=` to `token=` and takes it.
 
     >>> redact('"WebSocket /api/tables/abc/ws?token=s3cr3t&x=1" [accepted]')
     '"WebSocket /api/tables/abc/ws?token=***&x=1" [accepted]'
+    >>> redact("GET /api/tables/abc/ws?x=1&Tok%65n=s3cr3t HTTP/1.1")
+    'GET /api/tables/abc/ws?x=1&Tok%65n=*** HTTP/1.1'
     """
-    return _SECRET_IN_QUERY.sub(r"\1***", text)
+    return _SECRET_ANYWHERE.sub(r"\1***", _QUERY.sub(_redacted_query, text))
+
+
+def _redacted_query(found: re.Match[str]) -> str:
+    parts = _SEPARATORS.split(found.group(1))
+    for index, part in enumerate(parts):
+        name, equals, _value = part.partition("=")
+        if equals and "token" in _decoded(name).lower():
+            parts[index] = f"{name}=***"
+    return "?" + "".join(parts)
+
+
+def _decoded(name: str) -> str:
+    # Decoded until it stops changing: `%2565` is `%65` is `e`.
+    for _ in range(5):
+        plain = unquote_plus(name)
+        if plain == name:
+            break
+        name = plain
+    return name
 
 
 class JSONFormatter(logging.Formatter):

@@ -1,6 +1,13 @@
 """What a browser is told and what it may do: security headers on every page (a
-Content-Security-Policy without inline script), the WebSocket's Origin check, and a cap on request
-bodies, as one ASGI middleware.
+Content-Security-Policy without inline script), the Origin check of the WebSocket and of every
+request that changes something, and a cap on request bodies, as one ASGI middleware.
+
+A request is cross-site when its Origin is neither this site (same scheme and host) nor an allowed
+origin, or when the browser says so (`Sec-Fetch-Site: cross-site` or `same-site`). Such a request
+arrives without the SameSite=Lax identity cookie even when the visitor has one, so it must never
+get a new one (that would replace theirs: issue 13), and it may not change anything here (no
+table created, no seat taken for the cookie). Bots and scripts send neither header and are not
+affected; nor is a link followed from another site (a top-level navigation carries the cookie).
 
 Pages carry data for their scripts only in `<script type="application/json">` blobs, which a CSP
 of `script-src 'self'` allows (they are never executed); every script is a file under /static.
@@ -34,6 +41,9 @@ _HEADERS = [
 # FastAPI's own API explorer pulls its scripts from a CDN and starts them inline.
 _EXPLORER_PATHS = ("/docs", "/redoc")
 _HSTS = (b"strict-transport-security", b"max-age=31536000")
+_SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
+# Set on the scope for the identity cookie's middleware, further in.
+CROSS_SITE = "tictactoe.cross_site"
 
 
 class SecurityMiddleware:
@@ -47,6 +57,8 @@ class SecurityMiddleware:
             self.allowed_origins.add(_origin(settings.public_url))
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] in ("http", "websocket"):
+            scope[CROSS_SITE] = self.cross_site(scope)
         if scope["type"] == "websocket":
             if not self.origin_allowed(scope):
                 metrics.REFUSED.labels(reason="origin").inc()
@@ -59,22 +71,37 @@ class SecurityMiddleware:
             await self.app(scope, receive, send)
 
     def origin_allowed(self, scope: Scope) -> bool:
-        """A page of this site (same scheme-less host as the request), of an allowed origin, or
-        no browser at all (bots and scripts send no Origin)."""
+        """A page of this site (the request's own scheme and host), of an allowed origin, or no
+        browser at all (bots and scripts send no Origin)."""
         headers = Headers(scope=scope)
         origin = headers.get("origin")
         if origin is None:
             return True
         host = headers.get("host", "")
+        scheme = {"ws": "http", "wss": "https"}.get(scope.get("scheme", ""), scope.get("scheme"))
         parts = urlsplit(origin)
-        if parts.scheme in ("http", "https") and parts.netloc.lower() == host.lower():
+        if parts.scheme == scheme and parts.netloc.lower() == host.lower():
             return True
         return _origin(origin) in self.allowed_origins
+
+    def cross_site(self, scope: Scope) -> bool:
+        """Whether a browser sent this request from another site (see the module's docstring)."""
+        if not self.origin_allowed(scope):
+            return True
+        headers = Headers(scope=scope)
+        if headers.get("sec-fetch-site") not in ("cross-site", "same-site"):
+            return False
+        origin = headers.get("origin")
+        return origin is None or _origin(origin) not in self.allowed_origins
 
     async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
         length = Headers(scope=scope).get("content-length")
         if length is not None and (not length.isdigit() or int(length) > self.max_body):
             await _too_large(send, self.max_body)
+            return
+        if scope[CROSS_SITE] and scope["method"] not in _SAFE_METHODS:
+            metrics.REFUSED.labels(reason="cross-site").inc()
+            await _cross_site_refused(send)
             return
         headers = list(_HEADERS)
         if not scope["path"].startswith(_EXPLORER_PATHS):
@@ -137,6 +164,23 @@ async def _too_large(send: Send, limit: int) -> None:
                 (b"content-type", b"application/json"),
                 (b"content-length", str(len(body)).encode()),
                 (b"connection", b"close"),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+async def _cross_site_refused(send: Send) -> None:
+    body = json.dumps(
+        {"status": 403, "message": "a page of another site may not act here; open this site itself"}
+    ).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 403,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
             ],
         }
     )

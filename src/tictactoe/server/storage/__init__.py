@@ -70,6 +70,8 @@ class TableRecord:
     created_at: float
     updated_at: float
     teams: bool = False
+    # Migration 0006: False: teammates join only before a game's first move.
+    teams_open: bool = True
     takebacks: bool = False
     private: bool = False
     clock_seconds: float | None = None

@@ -55,10 +55,21 @@ tables = sa.Table(
     sa.Column("draw_offer", sa.String(1), nullable=True),
     sa.Column("x_name", sa.String(80), nullable=True),
     sa.Column("o_name", sa.String(80), nullable=True),
+    # Migration 0006: whether teammates may join while a game is played.
+    sa.Column("teams_open", sa.Boolean, nullable=False, server_default=sa.true()),
     sa.Index("ix_tables_x_client_hash", "x_client_hash"),
     sa.Index("ix_tables_o_client_hash", "o_client_hash"),
     sa.Index("ix_tables_code", "code", unique=True),
     sa.Index("ix_tables_public_created_at", "public", "created_at"),
+)
+
+# Migration 0006: every teammate's seat token, so a token is found by index (the holders' tokens
+# are indexed columns of `tables`); written with the table, never changed.
+team_tokens = sa.Table(
+    "team_tokens",
+    metadata,
+    sa.Column("token_hash", sa.String(64), primary_key=True),
+    sa.Column("table_id", sa.String(64), sa.ForeignKey("tables.id"), nullable=False),
 )
 
 moves = sa.Table(

@@ -6,16 +6,19 @@ insert; zero rows updated means another writer got there first, and the transact
 A database that cannot be reached raises `StorageUnavailableError` (the server answers 503).
 
 Every operation is written once, as a function of a SQLAlchemy `Connection`. PostgreSQL runs it on
-the async engine (`run_sync`). SQLite runs it right on the event loop through the synchronous
-engine: SQLite is a library inside this process, and a WAL commit with synchronous=NORMAL takes
-tens of microseconds, while aiosqlite's hops to its thread and back cost milliseconds per
-transaction on a busy machine (measured on the team box: a move's save took 4.7 ms p50 and 35 ms
-p99 through aiosqlite, 0.1 ms inline).
+the async engine (`run_sync`). SQLite runs it through the synchronous engine in a thread: writes
+in one writer thread (so this process never contends with itself for the write lock), reads in a
+few others. Never on the event loop: a statement waiting for a lock another process holds (up to
+the busy timeout) or for a slow disk then holds up only what needs it, not every table (issue 13:
+a locked file froze the whole server for 5 s). aiosqlite was slower still (a move's save took
+4.7 ms p50 and 35 ms p99 on the team box); a plain thread hop costs tens of microseconds.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
@@ -38,9 +41,18 @@ from tictactoe.server.storage import (
     statements,
 )
 from tictactoe.server.storage.migrate import upgrade_to_head
-from tictactoe.server.storage.sqlite import SQLiteMoveWriter, WALCheckpointer, set_sqlite_pragmas
+from tictactoe.server.storage.sqlite import (
+    SQLiteMoveWriter,
+    WALCheckpointer,
+    damaged,
+    first_line,
+    set_sqlite_pragmas,
+)
 
 T = TypeVar("T")
+# SQLite work runs in threads, never on the event loop: a statement waiting for a lock (or a slow
+# disk) then holds up only the requests that need that statement, not the whole process.
+_SQLITE_THREADS = 4
 
 
 def async_database_url(database_url: str) -> str:
@@ -67,6 +79,8 @@ def _unavailable(error: BaseException) -> StorageUnavailableError | None:
     connection dropped, pool exhausted, SQLite locked too long), or None for any other error."""
     if isinstance(error, IntegrityError):
         return None
+    if damaged(error):
+        return StorageUnavailableError(f"the database file cannot be read ({first_line(error)})")
     if isinstance(
         error, TimeoutError | OperationalError | InterfaceError | PoolTimeoutError | OSError
     ):
@@ -105,6 +119,11 @@ def _unavailable_on_failure_inline() -> Iterator[None]:
         raise unavailable from error
 
 
+def _ping(connection: Connection) -> None:
+    connection.execute(sa.select(sa.literal(1))).first()
+    connection.execute(sa.text("SELECT count(*) FROM tables WHERE id = ''")).first()
+
+
 def _migrate(connection: Connection) -> None:
     if connection.dialect.name == "postgresql":
         # Processes starting together would race to create the tables: the first to take this
@@ -118,10 +137,12 @@ class SQLStorage:
 
     def __init__(self, database_url: str) -> None:
         self.database_url = database_url
-        self._inline_engine: Engine | None = None  # SQLite: run on the event loop
+        self._inline_engine: Engine | None = None  # SQLite: run in `_sqlite_threads`
         self._async_engine: AsyncEngine | None = None  # PostgreSQL
         self._checkpointer: WALCheckpointer | None = None
         self._move_writer: SQLiteMoveWriter | None = None
+        self._sqlite_threads: ThreadPoolExecutor | None = None
+        self._writer_thread: ThreadPoolExecutor | None = None  # the move writer's connection
 
     @property
     def engine(self) -> Engine | AsyncEngine:
@@ -138,6 +159,12 @@ class SQLStorage:
             engine = sa.create_engine(url.set(drivername="sqlite"))
             event.listen(engine, "connect", set_sqlite_pragmas)
             self._inline_engine = engine
+            self._writer_thread = ThreadPoolExecutor(1, "sqlite-writer")
+            # An in-memory database lives in one connection, hence one thread.
+            in_memory = not url.database or url.database == ":memory:"
+            self._sqlite_threads = (
+                self._writer_thread if in_memory else ThreadPoolExecutor(_SQLITE_THREADS, "sqlite")
+            )
             if url.database and url.database != ":memory:":
                 self._checkpointer = WALCheckpointer(url.database)
                 self._move_writer = SQLiteMoveWriter(url.database)
@@ -154,7 +181,7 @@ class SQLStorage:
                 max_overflow=0,
                 pool_timeout=10,
             )
-        await self._transaction(_migrate)
+        await self._transaction(_migrate, writes=True)
         if self._checkpointer is not None:
             self._checkpointer.start()
 
@@ -168,15 +195,25 @@ class SQLStorage:
         if self._inline_engine is not None:
             self._inline_engine.dispose()
             self._inline_engine = None
+        for threads in {self._sqlite_threads, self._writer_thread}:
+            if threads is not None:
+                threads.shutdown(wait=True)
+        self._sqlite_threads = self._writer_thread = None
         if self._async_engine is not None:
             await self._async_engine.dispose()
             self._async_engine = None
 
-    async def _transaction(self, work: Callable[..., T], *args: Any) -> T:
+    async def _transaction(self, work: Callable[..., T], *args: Any, writes: bool = False) -> T:
         """Runs `work(connection, *args)` in one transaction, committed if it returns."""
         if self._inline_engine is not None:
-            with _unavailable_on_failure_inline(), self._inline_engine.begin() as connection:
-                return work(connection, *args)
+            engine = self._inline_engine
+            threads = self._writer_thread if writes else self._sqlite_threads
+
+            def in_a_thread() -> T:
+                with _unavailable_on_failure_inline(), engine.begin() as connection:
+                    return work(connection, *args)
+
+            return await asyncio.get_running_loop().run_in_executor(threads, in_a_thread)
         if self._async_engine is not None:
             async with _unavailable_on_failure(), self._async_engine.begin() as connection:
                 return await connection.run_sync(work, *args)
@@ -184,7 +221,7 @@ class SQLStorage:
 
     async def create(self, table: TableRecord) -> None:
         try:
-            await self._transaction(statements.create, table)
+            await self._transaction(statements.create, table, writes=True)
         except IntegrityError as error:
             raise DuplicateTableError(table.id) from error
 
@@ -199,15 +236,29 @@ class SQLStorage:
         taken_back: TakenBack | None = None,
     ) -> None:
         if self._move_writer is not None:
-            self._move_writer.save(table, expected_version, move, taken_back)
+            writer = self._move_writer
+            await asyncio.get_running_loop().run_in_executor(
+                self._writer_thread, writer.save, table, expected_version, move, taken_back
+            )
             return
         try:
-            await self._transaction(statements.save, table, expected_version, move, taken_back)
+            await self._transaction(
+                statements.save, table, expected_version, move, taken_back, writes=True
+            )
         except IntegrityError as error:
             raise StaleVersionError(table.id) from error
 
     async def find_table_by_token_hash(self, token_hash: str) -> str | None:
         return await self._transaction(statements.find_table_by_token_hash, token_hash)
+
+    async def ping(self) -> None:
+        """Raises `StorageUnavailableError` unless the database can be read and (SQLite, where
+        another process may hold the file's write lock) written now."""
+        await self._transaction(_ping)
+        if self._move_writer is not None:
+            await asyncio.get_running_loop().run_in_executor(
+                self._writer_thread, self._move_writer.ping
+            )
 
     async def find_table_by_code(self, code: str) -> str | None:
         return await self._transaction(statements.find_table_by_code, code)

@@ -24,21 +24,41 @@ from tictactoe.server.storage.statements import (
     DELETE_MOVES,
     INSERT_MOVE,
     KEEP_GAME,
+    KEEP_TEAM_TOKEN,
     UPDATE_TABLE,
     taken_back_parameters,
+    team_token_rows,
 )
 
 log = logging.getLogger(__name__)
 
 
+# How long an SQLite statement waits for a lock another connection holds before the database
+# counts as unreachable (503, nothing written).
+SQLITE_BUSY_TIMEOUT_MS = 1000
+
+
+def damaged(error: BaseException) -> bool:
+    """SQLite's "file is not a database" or "database disk image is malformed": exactly its
+    DatabaseError (its subclasses are programming and integrity errors, which stay errors)."""
+    original = getattr(error, "orig", None) or error
+    return type(original) is sqlite3.DatabaseError
+
+
+def first_line(error: BaseException) -> str:
+    original = getattr(error, "orig", None) or error
+    return str(original).splitlines()[0] if str(original) else type(original).__name__
+
+
 def set_sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     # WAL: readers never block the writer, and a committed move survives the process being
     # killed; synchronous=NORMAL is durable against process death (not power loss) and keeps
-    # each commit cheap. busy_timeout: wait for another process's write instead of failing.
+    # each commit cheap. busy_timeout: wait a little for another process's write instead of
+    # failing, but not so long that a lock held elsewhere holds up every table's writes.
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
     cursor.execute("PRAGMA foreign_keys=ON")
     # Checkpoints (copying the WAL into the database, with an fsync) would run inside whichever
     # commit crosses the threshold, i.e. on the event loop, stalling it for as long as the disk
@@ -101,6 +121,11 @@ class SQLiteMoveWriter:
         )
     )
     _DELETE_SQL = str(DELETE_MOVES.compile(dialect=_NAMED_SQLITE))
+    _TEAM_TOKEN_SQL = str(
+        KEEP_TEAM_TOKEN["sqlite"].compile(
+            dialect=_NAMED_SQLITE, column_keys=["token_hash", "table_id"]
+        )
+    )
     _KEEP_GAME_SQL = str(
         KEEP_GAME["sqlite"].compile(
             dialect=_NAMED_SQLITE, column_keys=[column.name for column in games.columns]
@@ -108,8 +133,9 @@ class SQLiteMoveWriter:
     )
 
     def __init__(self, path: str) -> None:
-        # Autocommit mode: the transaction is spelled out below.
-        self._connection = sqlite3.connect(path, isolation_level=None)
+        # Autocommit mode: the transaction is spelled out below. Used from one thread at a time
+        # (the storage's writer thread), not always the one that opened it.
+        self._connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         set_sqlite_pragmas(self._connection, None)
 
     def save(
@@ -140,15 +166,30 @@ class SQLiteMoveWriter:
                 )
             if table.result is not None:
                 connection.execute(self._KEEP_GAME_SQL, game_values(table))
+            if rows := team_token_rows(table):
+                connection.executemany(self._TEAM_TOKEN_SQL, rows)
             connection.execute("COMMIT")
         except BaseException as error:
             if connection.in_transaction:
                 connection.execute("ROLLBACK")
             if isinstance(error, sqlite3.IntegrityError):
                 raise StaleVersionError(table.id) from error
-            if isinstance(error, sqlite3.OperationalError):
-                raise StorageUnavailableError(str(error)) from error
+            if isinstance(error, sqlite3.OperationalError) or damaged(error):
+                raise StorageUnavailableError(first_line(error)) from error
             raise
+
+    def ping(self) -> None:
+        """Takes the write lock and lets it go: raises `StorageUnavailableError` when another
+        connection holds it longer than the busy timeout, or the file cannot be read."""
+        connection = self._connection
+        try:
+            connection.execute("BEGIN IMMEDIATE")
+            connection.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            connection.execute("ROLLBACK")
+        except sqlite3.DatabaseError as error:
+            if connection.in_transaction:
+                connection.execute("ROLLBACK")
+            raise StorageUnavailableError(first_line(error)) from error
 
     def close(self) -> None:
         self._connection.close()

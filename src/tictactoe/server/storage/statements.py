@@ -18,7 +18,7 @@ from tictactoe.server.storage import (
     TakenBack,
 )
 from tictactoe.server.storage.rows import game_from_row, game_values, record_from_row, row_values
-from tictactoe.server.storage.schema import games, moves, tables
+from tictactoe.server.storage.schema import games, moves, tables, team_tokens
 
 # Statements built once, with bound parameters: SQLAlchemy compiles each once and caches it, where
 # `.values(literal, ...)` would build and key a fresh statement on every move.
@@ -53,10 +53,32 @@ KEEP_GAME = {
     "postgresql": postgresql_dialect.insert(games).on_conflict_do_nothing(),
 }
 SELECT_TABLE = tables.select().where(tables.c.id == sa.bindparam("where_id"))
+KEEP_TEAM_TOKEN = {
+    "sqlite": sqlite_dialect_module.insert(team_tokens).on_conflict_do_nothing(),
+    "postgresql": postgresql_dialect.insert(team_tokens).on_conflict_do_nothing(),
+}
+# Each branch by an index: the holders' token columns, and the teammates' primary key.
+_TOKEN: sa.BindParameter[str] = sa.bindparam("token_hash", type_=sa.String())
+FIND_BY_TOKEN = sa.union_all(
+    sa.select(tables.c.id).where(tables.c.x_token_hash == _TOKEN),
+    sa.select(tables.c.id).where(tables.c.o_token_hash == _TOKEN),
+    sa.select(team_tokens.c.table_id).where(team_tokens.c.token_hash == _TOKEN),
+).limit(1)
+
+
+def team_token_rows(table: TableRecord) -> list[dict[str, str]]:
+    """The `team_tokens` rows of a table's teammates (none without teams)."""
+    return [
+        {"token_hash": mate.token_hash, "table_id": table.id}
+        for mate in (*table.x_mates, *table.o_mates)
+        if mate.token_hash is not None
+    ]
 
 
 def create(connection: Connection, table: TableRecord) -> None:
     connection.execute(INSERT_TABLE, {"id": table.id, **row_values(table)})
+    if rows := team_token_rows(table):
+        connection.execute(KEEP_TEAM_TOKEN[connection.dialect.name], rows)
 
 
 def load(connection: Connection, table_id: str) -> TableRecord | None:
@@ -90,20 +112,12 @@ def save(
         )
     if table.result is not None:
         connection.execute(KEEP_GAME[connection.dialect.name], game_values(table))
+    if rows := team_token_rows(table):
+        connection.execute(KEEP_TEAM_TOKEN[connection.dialect.name], rows)
 
 
 def find_table_by_token_hash(connection: Connection, token_hash: str) -> str | None:
-    # Teammates' hashes sit in the text of `x_mates`/`o_mates`: hex digits, so no LIKE wildcards.
-    # A scan, but this runs only for a token that is not valid at the table it was sent to.
-    statement = sa.select(tables.c.id).where(
-        sa.or_(
-            tables.c.x_token_hash == token_hash,
-            tables.c.o_token_hash == token_hash,
-            tables.c.x_mates.contains(token_hash),
-            tables.c.o_mates.contains(token_hash),
-        )
-    )
-    found: str | None = connection.execute(statement).scalar()
+    found: str | None = connection.execute(FIND_BY_TOKEN, {"token_hash": token_hash}).scalar()
     return found
 
 

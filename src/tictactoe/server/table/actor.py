@@ -84,6 +84,10 @@ ComputerPlayer = Callable[[TableRecord], Awaitable[str]]
 DrawJudge = Callable[[TableRecord], Awaitable[bool]]
 
 
+# People a side may have at a team table (the seat holder and teammates): a table stays small.
+MAX_TEAM_SIZE = 8
+
+
 class Table:
     """One table's state in this process, and the only way to change it."""
 
@@ -468,8 +472,14 @@ class Table:
             return with_seat(record, free[0], newcomer)
         if not record.teams or record.opponent == "computer":
             raise Refused(409, "both seats are taken; you can watch")
+        if not record.teams_open and record.moves:
+            raise Refused(
+                409, "this table's teams are closed while a game is played; join between games"
+            )
         fewer: Mark = min(MARKS, key=lambda mark: len(members(record, mark)))
         side: Mark = command.side if command.side is not None else fewer
+        if len(members(record, side)) >= MAX_TEAM_SIZE:
+            raise Refused(409, f"that side is full: at most {MAX_TEAM_SIZE} people a side")
         if not seat(record, side).taken:
             return with_seat(record, side, newcomer)
         if side == "x":

@@ -7,18 +7,39 @@ import asyncio
 import logging
 import multiprocessing
 import random
+import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from tictactoe import Game
 from tictactoe.engine import warm_up
 from tictactoe.server.storage import TableRecord
+from tictactoe.server.table.clock import Clock, side_to_move
 from tictactoe.server.table.game import build_game
 
 log = logging.getLogger(__name__)
 
 DEFAULT_LEVEL = "medium"
 LEVELS = ("easy", "medium", "hard", "max")
+
+# On the clock, the computer spends about a thirtieth of the time it has left and most of its
+# increment on a move (only `max` is bounded by time; the other levels search a fixed amount),
+# between these bounds: a second is a fair wait for a person, and it never takes more than half
+# of what is left.
+MOVES_TO_PLAN_FOR = 30
+MOST_THINK_MS = 1000
+LEAST_THINK_MS = 50
+
+
+def think_time(table: TableRecord, default_ms: int, now: float) -> int:
+    """How long the computer may think on its move at `table` (ms): `default_ms` without a
+    clock; with one, from the time it has left at `now` (the table's clock, seconds)."""
+    if table.clock_seconds is None:
+        return default_ms
+    left = Clock(table, now).left(side_to_move(table))
+    share = left / MOVES_TO_PLAN_FOR + 0.8 * table.clock_increment
+    budget = min(MOST_THINK_MS, max(LEAST_THINK_MS, share * 1000), left * 500)
+    return max(1, round(budget))
 
 
 def think(
@@ -60,25 +81,43 @@ def _game(variant: str, size: int, line: int, record: str, start_position: str |
     return game
 
 
-class ComputerPlayer:
-    """Plays the computer's moves: `await player(record)` is its move at that table."""
+def _new_pool(workers: int) -> ProcessPoolExecutor:
+    # spawn: forking a process that runs an event loop and database threads is unsafe.
+    # Each worker loads the compiled kernels once, so no later move pays for it.
+    return ProcessPoolExecutor(
+        max_workers=workers, mp_context=multiprocessing.get_context("spawn"), initializer=warm_up
+    )
 
-    def __init__(self, workers: int = 1, think_ms: int = 300) -> None:
+
+class ComputerPlayer:
+    """Plays the computer's moves: `await player(record)` is its move at that table. Analysis
+    (reviews, the analysis board) thinks in a pool of its own, `analysis_pool`, so that however
+    much of it is asked for, it never queues in front of a move at a table."""
+
+    def __init__(self, workers: int = 1, think_ms: int = 300, analysis_workers: int = 1) -> None:
         self.workers = workers
-        self.think_ms = think_ms
+        self.think_ms = think_ms  # per move, at tables without a clock
+        self.analysis_workers = analysis_workers
         self._pool: ProcessPoolExecutor | None = None
+        self._analysis_pool: ProcessPoolExecutor | None = None
 
     @property
     def pool(self) -> ProcessPoolExecutor:
         if self._pool is None:
-            # spawn: forking a process that runs an event loop and database threads is unsafe.
-            # Each worker loads the compiled kernels once, so no later move pays for it.
-            self._pool = ProcessPoolExecutor(
-                max_workers=self.workers,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=warm_up,
-            )
+            self._pool = _new_pool(self.workers)
         return self._pool
+
+    @property
+    def analysis_pool(self) -> ProcessPoolExecutor:
+        if self._analysis_pool is None:
+            self._analysis_pool = _new_pool(self.analysis_workers)
+        return self._analysis_pool
+
+    def close_analysis(self) -> None:
+        """Drops the analysis pool (a worker died): the next analysis starts a fresh one."""
+        if self._analysis_pool is not None:
+            self._analysis_pool.shutdown(wait=False, cancel_futures=True)
+            self._analysis_pool = None
 
     async def __call__(self, table: TableRecord) -> str:
         loop = asyncio.get_running_loop()
@@ -93,7 +132,7 @@ class ComputerPlayer:
                 table.line,
                 record,
                 level,
-                self.think_ms,
+                think_time(table, self.think_ms, time.time()),
                 table.start_position,
             )
         except Exception as error:
@@ -128,3 +167,4 @@ class ComputerPlayer:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+        self.close_analysis()

@@ -183,6 +183,10 @@ def swings(scores: list[float]) -> list[int]:
     return sorted(ply for _, ply in biggest[:MARKED_SWINGS])
 
 
+class AnalysisBusyError(RuntimeError):
+    """The analysis queue is full: asked again in a moment, there will be room."""
+
+
 class Analyst:
     """Evaluates every position of finished games in a process pool, one position per task, so
     the computer's moves at other tables slip in between; keeps the latest analyses."""
@@ -192,8 +196,11 @@ class Analyst:
         pool: Callable[[], Executor],
         think_ms: int = ANALYSIS_THINK_MS,
         on_broken: Callable[[], None] | None = None,
+        max_waiting: int = 8,
     ) -> None:
         self._pool = pool
+        self._max_waiting = max_waiting
+        self._waiting = 0  # evaluations sent to the pool and not yet answered
         self._on_broken = on_broken
         self.think_ms = think_ms
         self._done: OrderedDict[GameKey, dict[str, Any]] = OrderedDict()
@@ -234,6 +241,9 @@ class Analyst:
         self, variant: str, size: int, line: int, position: str
     ) -> tuple[float, str | None, str | None]:
         loop = asyncio.get_running_loop()
+        if self._waiting >= self._max_waiting:
+            raise AnalysisBusyError(f"{self._waiting} positions are waiting for the computer")
+        self._waiting += 1
         try:
             return await loop.run_in_executor(
                 self._pool(), analyse_position, variant, size, line, position, self.think_ms
@@ -242,6 +252,8 @@ class Analyst:
             if self._on_broken is not None:
                 self._on_broken()
             raise
+        finally:
+            self._waiting -= 1
 
     async def _analyse(self, key: GameKey) -> dict[str, Any]:
         evaluations: list[dict[str, Any]] = []

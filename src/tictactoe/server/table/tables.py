@@ -39,6 +39,7 @@ class TableOptions:
     level: str | None = None  # the computer's level
     position: str | None = None  # a position code the games start from (None: the usual start)
     teams: bool = False  # several people per side; any member of the side to move may move
+    teams_open: bool = True  # teams: people may join while a game is played (False: between games)
     takebacks: bool = False  # a player may ask to undo their last move
     private: bool = False  # only the players see the table
     clock_minutes: float | None = None  # each side's time (None: no clock)
@@ -97,13 +98,10 @@ class Tables:
 
     @property
     def base_url(self) -> str:
+        """The address in the links of frames, which are encoded once for every socket: the
+        settings' public URL, else a fixed default that each socket replaces with the address
+        it was opened at (never one a request's Host header chose for everyone: issue 13)."""
         return self._base_url or DEFAULT_BASE_URL
-
-    def remember_base_url(self, url: str) -> None:
-        """Frames are encoded once for everyone, so their links use the first address seen
-        (unless the settings name one)."""
-        if self._base_url is None:
-            self._base_url = url.replace("ws://", "http://", 1).replace("wss://", "https://", 1)
 
     # -- tables --
 
@@ -171,6 +169,7 @@ class Tables:
             start_position=start_position,
             updated_at=now,
             teams=options.teams,
+            teams_open=options.teams_open,
             takebacks=options.takebacks,
             private=options.private,
             clock_seconds=clock,

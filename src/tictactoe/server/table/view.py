@@ -112,6 +112,7 @@ def table_json(table: Table, base_url: str) -> dict[str, Any]:
         "rematch": {"x": record.rematch_x, "o": record.rematch_o},
         "score": {"x": record.score_x, "o": record.score_o, "draws": record.draws},
         "teams": record.teams,
+        "teams_open": record.teams_open,
         "takebacks": record.takebacks,
         "takeback_asked_by": record.takeback_by,
         "private": record.private,

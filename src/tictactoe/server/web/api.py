@@ -29,7 +29,7 @@ from tictactoe.server.table.commands import (
 )
 from tictactoe.server.table.tables import NewTable, TableOptions
 from tictactoe.server.table.tokens import hash_secret, new_secret
-from tictactoe.server.web.identity import client_hash, tables_of
+from tictactoe.server.web.identity import client_hash, site_base_url, tables_of
 
 router = APIRouter(prefix="/api", tags=["tables"])
 bearer = HTTPBearer(auto_error=False, description="The seat token from creating or joining")
@@ -60,6 +60,11 @@ class CreateTable(BaseModel):
     )
     teams: bool = Field(
         False, description="two teams of players: several people per side (not with the computer)"
+    )
+    teams_open: bool = Field(
+        True,
+        description="teams: whether people may join a side while a game is played (false: only "
+        "between games, before the first move)",
     )
     takebacks: bool = Field(False, description="a player may ask to undo their last move")
     private: bool = Field(False, description="no spectators: only the players see the table")
@@ -172,6 +177,7 @@ class TableView(BaseModel):
     rematch: Rematch
     score: Score
     teams: bool
+    teams_open: bool
     takebacks: bool = Field(description="whether takebacks are allowed")
     takeback_asked_by: Literal["x", "o"] | None = Field(
         description="the side whose takeback request awaits the other side's answer"
@@ -211,13 +217,12 @@ def refusal_response(refused: Refused) -> JSONResponse:
 
 def _table_response(table: Table, request: Request) -> Response:
     # Encoded by hand: the view is already plain JSON data, and validation would double the cost.
-    body = json.dumps(table.view(str(request.base_url)), separators=(",", ":"))
+    body = json.dumps(table.view(site_base_url(request)), separators=(",", ":"))
     return Response(body, media_type="application/json")
 
 
 async def _find(request: Request, table_id: str) -> Table:
     tables = tables_of(request)
-    tables.remember_base_url(str(request.base_url))
     table = await tables.get(table_id)
     if table is None:
         raise Refused(404, f"there is no table {table_id!r}")
@@ -274,7 +279,6 @@ async def act_on_table(
 async def create_table(body: CreateTable, request: Request) -> CreatedTable:
     """Creates a table and seats the caller (also bound to their browser cookie)."""
     tables = tables_of(request)
-    tables.remember_base_url(str(request.base_url))
     return created_table(await tables.create(options_of(body), client_hash(request)), request)
 
 
@@ -289,6 +293,7 @@ def options_of(body: CreateTable, public: bool | None = None) -> TableOptions:
         level=body.level,
         position=body.position,
         teams=body.teams,
+        teams_open=body.teams_open,
         takebacks=body.takebacks,
         private=body.private,
         clock_minutes=body.clock_minutes,
@@ -301,7 +306,7 @@ def created_table(new: NewTable, request: Request) -> CreatedTable:
     """The answer to creating a table (also to being paired at one by POST /api/quick)."""
     return CreatedTable(
         id=new.table.id,
-        url=new.table.view(str(request.base_url))["url"],
+        url=new.table.view(site_base_url(request))["url"],
         seat=new.mark,
         token=new.token,
         tokens=new.tokens if len(new.tokens) == 2 else None,

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import enum
+import json
 import logging
 import re
 from collections.abc import Awaitable, Callable
@@ -36,10 +37,21 @@ class ConnectionState(enum.Enum):
 
 
 class Connection:
-    """One socket: who is behind it, and a writer task draining its queue of frames."""
+    """One socket: who is behind it, and a writer task draining its queue of frames. Frames are
+    encoded once for every socket, with table links at `links[0]`; this socket's own address,
+    `links[1]`, replaces it in what it is sent."""
 
-    def __init__(self, websocket: WebSocket, person: str | None, max_queued: int) -> None:
+    def __init__(
+        self,
+        websocket: WebSocket,
+        person: str | None,
+        max_queued: int,
+        links: tuple[str, str] | None = None,
+    ) -> None:
         self.websocket = websocket
+        self._links = None
+        if links is not None and links[0].rstrip("/") != links[1].rstrip("/"):
+            self._links = (_link_prefix(links[0]), _link_prefix(links[1]))
         self.person = person  # seat token hash, or None for a spectator
         self.state = ConnectionState.OPEN
         self._queue: asyncio.Queue[str | None] = asyncio.Queue(max_queued)
@@ -49,6 +61,8 @@ class Connection:
         """Queues a message; a socket too slow to keep up is closed (its client will resync)."""
         if self.state is not ConnectionState.OPEN:
             return
+        if self._links is not None:
+            text = text.replace(*self._links)
         try:
             self._queue.put_nowait(text)
         except asyncio.QueueFull:
@@ -79,6 +93,15 @@ class Connection:
             self._writer.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await asyncio.wait_for(self._writer, timeout=1.0)
+
+
+def _link_prefix(base_url: str) -> str:
+    """How a table link to `base_url` begins in a frame's JSON.
+
+    >>> _link_prefix("http://127.0.0.1:8000/")
+    '"url":"http://127.0.0.1:8000/t/'
+    """
+    return '"url":' + json.dumps(base_url.rstrip("/") + "/t/")[:-1]
 
 
 class Audience:

@@ -10,6 +10,7 @@ from typing import Any, Literal
 from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from tictactoe.server.ops.security import CROSS_SITE
 from tictactoe.server.table.tables import Tables
 from tictactoe.server.table.tokens import hash_secret, looks_like_secret, new_secret
 
@@ -31,14 +32,15 @@ def client_hash(connection: HTTPConnection) -> str | None:
 
 class ClientCookieMiddleware:
     """Gives every HTTP caller without a `ttt_client` cookie a new one (HttpOnly, SameSite=Lax,
-    Secure over https). The request itself already carries it, so a table created or a seat taken
-    by this very request is bound to the new cookie."""
+    Secure over https), except a cross-site request, which may lack the one it has. The request
+    itself already carries the new cookie, so a table created or a seat taken by this very request
+    is bound to it."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or _has_client_cookie(scope):
+        if scope["type"] != "http" or _has_client_cookie(scope) or _may_lack_the_cookie(scope):
             await self.app(scope, receive, send)
             return
         value = new_secret()
@@ -59,6 +61,18 @@ class ClientCookieMiddleware:
             await send(message)
 
         await self.app(scope, receive, send_with_cookie)
+
+
+def _may_lack_the_cookie(scope: Scope) -> bool:
+    """A cross-site request (the security middleware says which) comes without the SameSite=Lax
+    cookie even when the browser has one: a new cookie would replace it. Only a top-level
+    navigation (a link followed from another site) carries it, so only there is its absence
+    real."""
+    if not scope.get(CROSS_SITE, False):
+        return False
+    headers = dict(scope.get("headers", []))
+    navigating = headers.get(b"sec-fetch-mode") == b"navigate"
+    return not (scope["method"] in ("GET", "HEAD") and navigating)
 
 
 def _cookie_header(scope: Scope) -> str:
@@ -84,6 +98,26 @@ def _merged_cookie_header(scope: Scope, value: str) -> bytes:
         if part.strip() and not part.strip().startswith(CLIENT_COOKIE + "=")
     ]
     return "; ".join([*kept, f"{CLIENT_COOKIE}={value}"]).encode("latin-1")
+
+
+def site_base_url(connection: HTTPConnection) -> str:
+    """The address links given to this caller start with: the settings' public URL when set, else
+    the one this very request was sent to (its Host header only ever shapes its own answer).
+
+    >>> from starlette.requests import Request
+    >>> scope = {"type": "http", "scheme": "http", "server": ("h", 80), "path": "/",
+    ...          "headers": [(b"host", b"ttt.example")], "query_string": b""}
+    >>> site_base_url(Request(scope))
+    'http://ttt.example/'
+    """
+    app = connection.scope.get("app")
+    state = getattr(app, "state", None)
+    tables = getattr(state, "tables", None)
+    public = tables.settings.public_url if tables is not None else None
+    if public:
+        return public.rstrip("/") + "/"
+    base = str(connection.base_url)
+    return base.replace("ws://", "http://", 1).replace("wss://", "https://", 1)
 
 
 def tables_of(connection: HTTPConnection) -> Tables:
@@ -112,7 +146,7 @@ async def viewer_table(request: HTTPConnection, table_id: str) -> dict[str, Any]
     table = await tables_of(request).get(table_id)
     if table is None:
         raise TableNotFoundError(table_id)
-    view = table.view(str(request.base_url))
+    view = table.view(site_base_url(request))
     if table.can_claim(table.person_of_client(client_hash(request))):
         view["can_claim_win"] = True
     return view

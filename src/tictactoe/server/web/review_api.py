@@ -15,6 +15,7 @@ from tictactoe import IllegalMoveError
 from tictactoe.server.storage import GameRecord, TableRecord
 from tictactoe.server.table.commands import Refused
 from tictactoe.server.table.review import (
+    AnalysisBusyError,
     Analyst,
     GameKey,
     game_json,
@@ -26,7 +27,7 @@ from tictactoe.server.table.review import (
 from tictactoe.server.table.tokens import hash_secret
 from tictactoe.server.table.view import table_url
 from tictactoe.server.web.api import ErrorBody
-from tictactoe.server.web.identity import client_hash, tables_of
+from tictactoe.server.web.identity import client_hash, site_base_url, tables_of
 
 log = logging.getLogger(__name__)
 router = APIRouter(tags=["looking back"])
@@ -130,6 +131,9 @@ class PositionView(BaseModel):
     steps: list[Step]
 
 
+BUSY = "the computer is busy with other analyses; try again in a moment"
+
+
 def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
     return {status: {"model": ErrorBody} for status in statuses}
 
@@ -143,7 +147,13 @@ def analyst_of(request: Request) -> Analyst:
         if computer is None:
             raise Refused(503, "the computer player is not available on this server")
         # A worker that died takes the pool with it: closing it makes the next use start afresh.
-        analyst = state.analyst = Analyst(lambda: computer.pool, on_broken=computer.close)
+        settings = tables_of(request).settings
+        analyst = state.analyst = Analyst(
+            lambda: computer.analysis_pool,
+            on_broken=computer.close_analysis,
+            think_ms=settings.analysis_think_ms,
+            max_waiting=settings.analysis_queue,
+        )
     return analyst
 
 
@@ -222,7 +232,7 @@ async def one_game(
 async def list_games(table_id: str, request: Request) -> list[GameSummary]:
     """Every game played at the table, the first first; the last one may still be going on."""
     record, earlier = await table_games(request, table_id)
-    url = table_url(str(request.base_url), table_id)
+    url = table_url(site_base_url(request), table_id)
     return [*(_summary(game, url) for game in earlier), _current_summary(record, url)]
 
 
@@ -285,6 +295,8 @@ async def analyse_game(table_id: str, number: int, request: Request) -> JSONResp
     key = key_of_table(game) if isinstance(game, TableRecord) else key_of_game(game)
     try:
         analysis = await analyst_of(request).analysis(key)
+    except AnalysisBusyError:
+        raise Refused(503, BUSY) from None
     except Exception as error:  # a worker process died, or the engine failed
         log.exception("analysis of game %s at table %s failed", number, table_id)
         raise Refused(503, "the computer cannot analyse the game right now; try again") from error
@@ -326,6 +338,8 @@ async def evaluate_position(body: EvaluatePosition, request: Request) -> JSONRes
     try:
         analyst = analyst_of(request)
         evaluation = await analyst.position(body.variant, read["size"], read["line"], body.position)
+    except AnalysisBusyError:
+        raise Refused(503, BUSY) from None
     except Exception as error:  # a worker process died, or the engine failed
         log.exception("evaluation of %r failed", body.position)
         raise Refused(503, "the computer cannot look at the position right now") from error
@@ -345,7 +359,7 @@ async def my_games(request: Request, limit: int = 100) -> list[MyGame]:
     if mine is None:
         return []
     storage = tables_of(request).storage
-    base = str(request.base_url)
+    base = site_base_url(request)
     found: list[tuple[float, MyGame]] = []
     archived = await storage.games_of_client(mine, limit)
     for game in archived:

@@ -13,6 +13,7 @@ from fastapi.responses import Response
 from tictactoe.server.table.commands import Refused
 from tictactoe.server.table.review import game_json, read_position
 from tictactoe.server.table.view import table_url
+from tictactoe.server.web.identity import site_base_url
 from tictactoe.server.web.review_api import my_games, one_game, table_games
 from tictactoe.server.web.templating import render, request_language
 from tictactoe.server.web.unreadable import unreadable
@@ -44,7 +45,7 @@ async def table_games_page(request: Request, table_id: str) -> Response:
         "table_id": table_id,
         "variant": record.variant,
         "games": list(reversed(games)),
-        "table_url": table_url(str(request.base_url), table_id),
+        "table_url": table_url(site_base_url(request), table_id),
     }
     return render(request, "table_games.html", context)
 
@@ -57,7 +58,7 @@ async def review_page(request: Request, table_id: str, number: int) -> Response:
         return _refused_page(request, refused, table_id)
     context = {
         "game": game_json(table_id, game, number),
-        "table_url": table_url(str(request.base_url), table_id),
+        "table_url": table_url(site_base_url(request), table_id),
     }
     return render(request, "review.html", context)
 

@@ -10,7 +10,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 
 from tictactoe.server.table.codes import parse_code
-from tictactoe.server.web.identity import tables_of
+from tictactoe.server.web.identity import site_base_url, tables_of
 from tictactoe.server.web.templating import render
 
 router = APIRouter(tags=["pages"])
@@ -42,7 +42,7 @@ async def table_qr_code(request: Request, table_id: str) -> Response:
     table = await tables_of(request).get(table_id)
     if table is None:
         return Response("there is no such table", status_code=404, media_type="text/plain")
-    svg = qr_svg(table.view()["url"])
+    svg = qr_svg(table.view(site_base_url(request))["url"])
     return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "max-age=3600"})
 
 

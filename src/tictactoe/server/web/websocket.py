@@ -18,6 +18,7 @@ from typing import Any
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
 
+from tictactoe.server.ops.json_input import UnreadableJSONError, read_json
 from tictactoe.server.storage import StorageUnavailableError
 from tictactoe.server.table.actor import Table
 from tictactoe.server.table.commands import (
@@ -34,7 +35,7 @@ from tictactoe.server.table.commands import (
 from tictactoe.server.table.names import clean_name
 from tictactoe.server.table.tokens import hash_secret
 from tictactoe.server.web.connections import Connection, Hub
-from tictactoe.server.web.identity import client_hash, tables_of
+from tictactoe.server.web.identity import client_hash, site_base_url, tables_of
 
 router = APIRouter()
 
@@ -67,7 +68,9 @@ class TableSocket:
 
     async def handle(self, text: str) -> None:
         try:
-            message = json.loads(text)
+            message = read_json(text)
+        except UnreadableJSONError as error:
+            raise Refused(400, f"this message is not usable JSON: {error}") from None
         except ValueError as error:
             raise Refused(400, f"messages are JSON objects; this is not JSON ({error})") from None
         if not isinstance(message, dict) or not isinstance(message.get("type"), str):
@@ -149,11 +152,15 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         await websocket.send_text(error_frame(404, f"there is no table {table_id!r}"))
         await websocket.close(code=4404)
         return
-    tables.remember_base_url(str(websocket.base_url))
 
     token = websocket.query_params.get("token")
     person = hash_secret(token) if token else table.person_of_client(client_hash(websocket))
-    connection = Connection(websocket, None, settings.max_queued_frames)
+    connection = Connection(
+        websocket,
+        None,
+        settings.max_queued_frames,
+        links=(tables.base_url, site_base_url(websocket)),
+    )
     session = TableSocket(table, connection, hub)
     if token and table.mark_of(person) is None:
         connection.send(error_frame(401, "that seat token is not valid at this table; watching"))
@@ -181,7 +188,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
                 except UnicodeDecodeError:
                     connection.send(error_frame(400, "messages are UTF-8 JSON text"))
                     continue
-            if len(text) > settings.max_message_bytes:
+            if len(text.encode("utf-8", "surrogatepass")) > settings.max_message_bytes:
                 connection.send(
                     error_frame(
                         413, f"message too large: at most {settings.max_message_bytes} bytes"
