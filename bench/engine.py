@@ -1,5 +1,7 @@
-"""Engine speed: random Ultimate playouts per second of the kernel, kernel perft, and search
-iterations (simulations) per second of `max` and nodes per second of the standard solver.
+"""Engine speed: random Ultimate playouts per second of the kernel, kernel perft, value network
+evaluations per second, search iterations (simulations) per second of `max` and of the baseline
+(`max` before the value network), nodes per second of the standard solver, and how long
+`tictactoe engine` takes to give its first answer from a cold start (Numba cache warm).
 
     uv run --frozen python bench/engine.py            # about 15 s
     uv run --frozen python bench/engine.py --seconds 1
@@ -9,15 +11,19 @@ from __future__ import annotations
 
 import argparse
 import platform
+import resource
 import subprocess
+import sys
 import time
+
+import numpy as np
 
 import tictactoe
 from tictactoe.engine import ultimate_kernel as uk
 from tictactoe.engine import ultimate_search as us
 from tictactoe.engine import warm_up
 from tictactoe.engine.perft import perft
-from tictactoe.engine.player import StandardSearch
+from tictactoe.engine.player import MAX_VALUE_MIX, StandardSearch
 from tictactoe.engine.position import ultimate_state
 from tictactoe.engine.progress import Progress
 
@@ -40,6 +46,46 @@ def search_iterations_per_second(seconds: float, **settings: float) -> float:
     return result.iterations / (time.perf_counter() - began)
 
 
+def evaluations_per_second(seconds: float) -> float:
+    from tictactoe.engine import value_net as vn
+
+    net = vn.weights()
+    active = np.empty(vn.MAX_ACTIVE, dtype=np.int64)
+    hidden = np.empty((1, net.b1.shape[0]), dtype=np.float32)
+    state = ultimate_state(tictactoe.Game.from_record("ultimate", "e5 e4"))
+    done, began = 0, time.perf_counter()
+    while time.perf_counter() - began < seconds:
+        for _ in range(10_000):
+            vn.value(state, net.w1, net.b1, net.w2t, net.b2, net.w3, net.b3, active, hidden)
+        done += 10_000
+    return done / (time.perf_counter() - began)
+
+
+def first_answer_seconds() -> tuple[float, float]:
+    """Start `tictactoe engine` and time its first answer, as an arena would see it: wall time,
+    and the processor time the engine used until the game ended (what the answer costs on a free
+    core; on a busy machine the wall time also counts waiting for a core)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    began = time.perf_counter()
+    engine = subprocess.Popen(
+        [sys.executable, "-m", "tictactoe.cli", "engine"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert engine.stdin is not None and engine.stdout is not None
+    cells = "".join(f"{r} {c}\n" for r in range(9) for c in range(9))
+    engine.stdin.write(f"-1 -1\n81\n{cells}")
+    engine.stdin.flush()
+    engine.stdout.readline()
+    took = time.perf_counter() - began
+    engine.stdin.close()
+    engine.wait()
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return took, cpu
+
+
 def standard_nodes_per_second(size: int, line: int, depth: int) -> tuple[float, int]:
     search = StandardSearch(tictactoe.new_game("standard", size=size, line=line))
     began = time.perf_counter()
@@ -58,7 +104,7 @@ def main() -> None:
     began = time.perf_counter()
     warm_up()
     print(f"load (or compile) the kernels: {time.perf_counter() - began:.2f} s")
-    with Progress("benchmarks", total=6) as progress:
+    with Progress("benchmarks", total=9) as progress:
         random_rate = playouts_per_second(args.seconds, policy=0)
         progress.advance()
         informed_rate = playouts_per_second(args.seconds, policy=1)
@@ -67,7 +113,11 @@ def main() -> None:
         count = perft(tictactoe.new_game("ultimate"), 8)
         perft_seconds = time.perf_counter() - began
         progress.advance()
-        iterations = search_iterations_per_second(args.seconds)
+        iterations = search_iterations_per_second(args.seconds, value_mix=MAX_VALUE_MIX)
+        progress.advance()
+        baseline = search_iterations_per_second(args.seconds, solver=us.SOLVER_FIRST)
+        progress.advance()
+        evaluations = evaluations_per_second(args.seconds)
         progress.advance()
         plain = search_iterations_per_second(
             args.seconds, exploration=0.7, policy=0, solver=False, prior=0
@@ -75,12 +125,23 @@ def main() -> None:
         progress.advance()
         nodes, solved = standard_nodes_per_second(5, 4, 8)
         progress.advance()
+        first, first_cpu = min(first_answer_seconds() for _ in range(3))
+        progress.advance()
     print(f"random playouts (Ultimate, from the start): {random_rate:,.0f}/s")
     print(f"informed playouts (the search's policy):    {informed_rate:,.0f}/s")
     print(f"perft ultimate 8 = {count:,} in {perft_seconds:.2f} s")
-    print(f"max search (MCTS + solver, informed playouts): {iterations:,.0f} iterations/s")
+    print(f"value network: {evaluations:,.0f} evaluations/s")
+    print(
+        f"max search (MCTS + exact solver, value {MAX_VALUE_MIX} + informed playouts):"
+        f" {iterations:,.0f} iterations/s"
+    )
+    print(f"baseline (max before the value network): {baseline:,.0f} iterations/s")
     print(f"plain UCT (the ladder's baseline, random playouts): {plain:,.0f} iterations/s")
     print(f"standard 5x5 line 4 alpha-beta, depth 8: {nodes:,.0f} nodes/s ({solved:,} nodes)")
+    print(
+        f"tictactoe engine, first answer from a cold start (best of 3): {first * 1000:.0f} ms"
+        f" ({first_cpu * 1000:.0f} ms of processor time)"
+    )
 
 
 if __name__ == "__main__":

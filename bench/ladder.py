@@ -7,11 +7,15 @@ error bar.
     uv run --frozen python bench/ladder.py --games 20 --think-ms 100
     uv run --frozen python bench/ladder.py --pairs "mcts(c=0.5):mcts(c=1.0)" --think-ms 30
 
-A player is a level (`easy`, `medium`, `hard`, `max`), `uct` (random playouts, no solver, the
-same time as `max`), or `mcts(key=value,...)` with keys `c` (exploration), `policy` (0 random,
-1 informed, 2 careful, 3 no free choices, 4 always takes small boards), `solver` (0/1) and
-`prior` (virtual visits of the move heuristic) with its amounts `w`, `b`, `f`, `s` (see
-`ultimate_search.DEFAULT_BIAS`), for tuning `max`.
+A player is a level (`easy`, `medium`, `hard`, `max`), `baseline` (`max` before the value
+network, `player.baseline_move`), `uct` (random playouts, no solver, the same time as `max`),
+`max(v=...)` (`max` with another share of the value network), or `mcts(key=value,...)` with
+keys `c` (exploration), `policy` (0 random, 1 informed, 2 careful, 3 no free choices, 4 always
+takes small boards), `solver` (0 off, 1 the baseline's, 2 exact), `prior` (virtual visits of
+the move heuristic) with its amounts `w`, `b`, `f`, `s` (see `ultimate_search.DEFAULT_BIAS`)
+and `v` (share of a leaf's score from the value network), for tuning `max`. `max`, `max(v=...)`
+and `baseline` keep their trees between moves (each its own); `mcts(...)` players start afresh
+each move.
 """
 
 from __future__ import annotations
@@ -24,12 +28,13 @@ import time
 from collections.abc import Callable
 
 import tictactoe
-from tictactoe.engine import best_move, warm_up
+from tictactoe.engine import best_move, player, warm_up
 from tictactoe.engine import ultimate_search as us
+from tictactoe.engine.player import baseline_move
 from tictactoe.engine.position import ultimate_cell_name, ultimate_state
 from tictactoe.engine.progress import Progress
 
-DEFAULT_PAIRS = "easy:medium,medium:hard,hard:max,uct:max"
+DEFAULT_PAIRS = "easy:medium,medium:hard,hard:max,baseline:max"
 
 Player = Callable[[tictactoe.Game, int], str]
 
@@ -37,14 +42,27 @@ Player = Callable[[tictactoe.Game, int], str]
 def make_player(spec: str, think_ms: int) -> Player:
     if spec in ("easy", "medium", "hard", "max"):
         return lambda game, seed: best_move(game, spec, think_ms=think_ms)
+    if spec == "baseline":
+        return lambda game, seed: baseline_move(game, think_ms=think_ms)
+    if spec.startswith("max(v=") and spec.endswith(")"):
+        mix = float(spec[6:-1])
+
+        def max_with(game: tictactoe.Game, seed: int) -> str:
+            deadline = time.perf_counter() + think_ms / 1000
+            state = ultimate_state(game)
+            result = player._max_search(game, state, think_ms, None, seed, deadline, mix)
+            return ultimate_cell_name(result.cell)
+
+        return max_with
     if spec == "uct":
         spec = "mcts(c=0.7,policy=0,solver=0,prior=0)"
     if spec.startswith("mcts(") and spec.endswith(")"):
         options = dict(item.split("=") for item in spec[5:-1].split(",") if item)
         c = float(options.get("c", 0.5))
         policy = int(options.get("policy", "1"))
-        solver = options.get("solver", "1") == "1"
+        solver = int(options.get("solver", "2"))
         prior = int(options.get("prior", "10"))
+        mix = float(options.get("v", "0"))
         amounts = zip("wbfs", us.DEFAULT_BIAS, strict=True)
         w, b, f, s = (float(options.get(key, default)) for key, default in amounts)
 
@@ -59,6 +77,7 @@ def make_player(spec: str, think_ms: int) -> Player:
                 solver=solver,
                 prior=prior,
                 bias=(w, b, f, s),
+                value_mix=mix,
             )
             return ultimate_cell_name(result.cell)
 

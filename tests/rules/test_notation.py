@@ -115,3 +115,23 @@ def test_two_lines_made_by_one_last_move_are_a_legal_win() -> None:
 def test_two_lines_no_single_move_could_make_are_refused() -> None:
     with pytest.raises(InvalidPositionError, match="no single last move"):
         Game.from_position("standard", "xxxx./ooo../xxxx./ooo../o.... o")
+
+
+@pytest.mark.parametrize(
+    ("variant", "code", "reason", "values"),
+    [
+        ("standard", "xx./.../... x", "mark-counts", {"x": 2, "o": 0}),
+        ("standard", "xox/oxo/.x. x", "turn", {"x": 4, "o": 3, "expected": "o", "turn": "x"}),
+        ("standard", "x../... x", "rank-length", {"rank": 1, "cells": 3, "width": 2}),
+        ("standard", "../.. x", "size", {"size": 2}),
+        ("ultimate", "x../.../... x -", "grid-size", {"width": 3}),
+        ("ultimate", AFTER_E5.replace(" o e5", " o z9"), "last-move-cell", {"move": "z9"}),
+    ],
+)
+def test_a_refused_code_names_its_reason_and_figures(
+    variant: str, code: str, reason: str, values: dict[str, object]
+) -> None:
+    """A program (or a page in another language) can say why in its own words."""
+    with pytest.raises(InvalidPositionError) as refused:
+        Game.from_position(variant, code)
+    assert (refused.value.reason, refused.value.values) == (reason, values)

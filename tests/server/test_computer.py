@@ -3,6 +3,7 @@ and always agrees to a rematch."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,7 @@ from starlette.testclient import TestClient
 
 from tictactoe.server.app import create_app
 from tictactoe.server.settings import Settings
+from tictactoe.server.table.computer import think_time
 
 
 @pytest.fixture(scope="module")
@@ -102,3 +104,23 @@ async def test_a_dead_worker_is_replaced_and_the_game_goes_on() -> None:
     finally:
         computer.close()
         await tables.close()
+
+
+def test_the_computer_thinks_from_its_clock_when_the_table_has_one() -> None:
+    from tests.server.records import a_table
+
+    # No clock: the configured time.
+    assert think_time(a_table(), 300, now=100.0) == 300
+    # O (the computer) to move with its clock running since t=100: 60 s left at t=100 → 2 s a
+    # move would be a thirtieth, capped at a second for the person waiting.
+    clocked = a_table(
+        moves=("e5",), clock_seconds=60.0, x_time=60.0, o_time=60.0, clock_since=100.0
+    )
+    assert think_time(clocked, 300, now=100.0) == 1000
+    # 15 s left (45 s spent): half a second; with a 2 s increment, most of it too (capped).
+    assert think_time(clocked, 300, now=145.0) == 500
+    with_increment = dataclasses.replace(clocked, clock_increment=1.0)
+    assert think_time(with_increment, 300, now=145.0) == 1000
+    # Short of time: never below 50 ms while it has plenty, never more than half of what is left.
+    assert think_time(clocked, 300, now=159.0) == 50
+    assert think_time(clocked, 300, now=159.96) == 20

@@ -35,16 +35,22 @@ def best_move(game: Game, level: str = "max", think_ms: int = 100, seed: int | N
     return choose(game, level=level, think_ms=think_ms, seed=seed)
 
 
-def warm_up() -> None:
-    """Load (or compile) the kernels now, so a first `best_move` stays within its time budget.
+def warm_up(variants: tuple[str, ...] = ("ultimate", "standard")) -> None:
+    """Load (or compile) the kernels now, so a first `best_move` stays within its time budget,
+    and measure this machine's speed for seeded `max` searches (`player.calibrate`).
 
-    Worth calling once in each worker process that will serve moves.
+    Worth calling once in each worker process that will serve moves; `variants` limits it to
+    the kernels a process will use (`tictactoe engine` plays Ultimate only).
     """
     import tictactoe
+    from tictactoe.engine.player import calibrate
 
-    for game in (
-        tictactoe.new_game("ultimate").play("e5"),
-        tictactoe.new_game("standard", size=3).play("b2"),
-    ):
+    games = {
+        "ultimate": tictactoe.new_game("ultimate").play("e5"),
+        "standard": tictactoe.new_game("standard", size=3).play("b2"),
+    }
+    if "ultimate" in variants:
+        calibrate()
+    for variant in variants:
         for level in LEVELS:
-            best_move(game, level=level, think_ms=5, seed=0)
+            best_move(games[variant], level=level, think_ms=5, seed=0)

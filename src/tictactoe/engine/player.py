@@ -5,14 +5,18 @@
 - `medium`: a short search (Ultimate: 300 MCTS iterations with random playouts; standard: two
   plies), with an occasional careless move.
 - `hard`: a longer search (Ultimate: 3 000 iterations with the solver; standard: four plies).
-- `max`: everything it has for `think_ms` (Ultimate: MCTS with the solver, informed playouts,
-  progressive bias and the tree kept from move to move; standard: iterative-deepening
-  alpha-beta that proves the result where it can).
+- `max`: everything it has for `think_ms` (Ultimate: MCTS with the exact solver, each new leaf
+  scored half by the value network and half by an informed playout, progressive bias, and the
+  tree kept from move to move, compacted to the subtree played when it runs short of room;
+  standard: iterative-deepening alpha-beta that proves the result where it can).
 
 Levels below `max` search a fixed amount, so they play the same on any machine and a seed makes
-their choice repeatable. `max` is bounded by the clock; with a seed it runs a fixed budget sized
-for `think_ms` on a typical core instead (a clock-bounded search cannot be repeated), so a seeded
-`max` takes longer than `think_ms` on a slow or busy machine but always chooses the same.
+their choice repeatable. `max` is bounded by the clock; with a seed it runs a fixed budget of
+iterations instead (a clock-bounded search cannot be repeated), sized for `think_ms` at the speed
+`calibrate` measured on this machine when the engine warmed up: the same seed and budget always
+choose the same, and the search takes about `think_ms` (more on a busy moment, less late in a
+game, where iterations are cheaper). `baseline_move` is `max` as it was before the value network,
+kept for the ladder (bench/ladder.py) to measure against.
 """
 
 from __future__ import annotations
@@ -26,10 +30,10 @@ import numpy as np
 from tictactoe.engine import standard_kernel as sk
 from tictactoe.engine import ultimate_kernel as uk
 from tictactoe.engine import ultimate_search as us
+from tictactoe.engine.kept_tree import KeptTree
 from tictactoe.engine.position import (
     standard_cell_name,
     standard_masks,
-    ultimate_cell_index,
     ultimate_cell_name,
     ultimate_state,
 )
@@ -37,11 +41,36 @@ from tictactoe.rules import Game
 
 LEVELS = ("easy", "medium", "hard", "max")
 
-# Iterations per millisecond a loaded core manages comfortably; sizes seeded `max` searches.
-ULTIMATE_ITERATIONS_PER_MS = 300
+# The share of a leaf's score `max` takes from the value network (the rest from a playout).
+MAX_VALUE_MIX = 0.5
+# The fixed speed the baseline (`max` before the value network) sized its seeded searches for.
+BASELINE_ITERATIONS_PER_MS = 300
 STANDARD_NODES_PER_MS = 3000
 
 ULTIMATE_ITERATIONS = {"medium": 300, "hard": 3000}
+
+_kept = {"max": KeptTree(), "baseline": KeptTree()}
+_speed: list[float] = []  # iterations per ms of `max` on this machine, once measured
+
+
+def calibrate(milliseconds: float = 40.0) -> float:
+    """Measure how many iterations per millisecond `max` runs on this machine (a search from an
+    early position for `milliseconds`, after a short one that loads the kernels), so a seeded
+    `max` can size its fixed budget to take about `think_ms`. Kept for the process."""
+    state = ultimate_state(Game.from_record("ultimate", "e5 e4"))
+    us.search(state, deadline=time.perf_counter() + 0.002, seed=1, value_mix=MAX_VALUE_MIX)
+    began = time.perf_counter()
+    result = us.search(state, deadline=began + milliseconds / 1000, seed=1, value_mix=MAX_VALUE_MIX)
+    rate = result.iterations / max((time.perf_counter() - began) * 1000, 1e-3)
+    _speed[:] = [rate]
+    return rate
+
+
+def iterations_per_ms() -> float:
+    """The speed `calibrate` measured (measuring it now if it has not yet)."""
+    return _speed[0] if _speed else calibrate()
+
+
 STANDARD_DEPTH = {"medium": 2, "hard": 4}
 
 
@@ -91,42 +120,58 @@ def _ultimate_move(
     if level == "hard":
         result = us.search(state, iterations=ULTIMATE_ITERATIONS["hard"], seed=search_seed)
         return ultimate_cell_name(result.cell)
-    if seed is None:
-        # One search at a time may own the kept tree; a concurrent one (threads) starts afresh.
-        if not _reuse_lock.acquire(blocking=False):
-            result = us.search(state, deadline=deadline, seed=search_seed)
-            return ultimate_cell_name(result.cell)
-        try:
-            global _last_search
-            tree = _tree_to_continue(game, state)
-            _last_search = None
-            result = us.search(state, deadline=deadline, seed=search_seed, tree=tree)
-            _last_search = (game.moves, result.tree)
-        finally:
-            _reuse_lock.release()
+    return ultimate_cell_name(_max_search(game, state, think_ms, seed, search_seed, deadline).cell)
+
+
+def _max_search(
+    game: Game,
+    state: np.ndarray,
+    think_ms: int,
+    seed: int | None,
+    search_seed: int,
+    deadline: float,
+    value_mix: float = MAX_VALUE_MIX,
+) -> us.SearchResult:
+    """`max`: the value network mixed with playouts, for `think_ms`; the tree is kept for the
+    next move (what it learned below the line played, compacted when room runs short). Seeded:
+    a fixed budget of this machine's iterations for `think_ms` (see `calibrate`), fresh tree."""
+    if seed is not None:
+        budget = max(1, int(think_ms * iterations_per_ms()))
+        return us.search(state, iterations=budget, seed=search_seed, value_mix=value_mix)
+    with _kept["max"].holding(game, state, deadline, compact=True) as keep:
+        tree = keep.tree
+        result = us.search(
+            state, deadline=deadline, seed=search_seed, tree=tree, value_mix=value_mix
+        )
+        keep.tree = result.tree
+    return result
+
+
+def baseline_move(game: Game, think_ms: int = 100, seed: int | None = None) -> str:
+    """`baseline`: what `max` was before the value network (commit 1bc6c04), kept so the ladder
+    can measure against it: playouts only, the first solver (which missed some proven wins),
+    its tree kept when room allows, and a seeded search sized for 300 iterations a millisecond.
+    Ultimate only."""
+    started = time.perf_counter()
+    if game.variant != "ultimate":
+        raise ValueError("the baseline plays Ultimate only")
+    moves = game.legal_moves()
+    if len(moves) == 1:
+        return moves[0]
+    state = ultimate_state(game)
+    search_seed = random.Random(seed).getrandbits(48)
+    if seed is not None:
+        budget = int(think_ms * BASELINE_ITERATIONS_PER_MS)
+        result = us.search(state, iterations=budget, seed=search_seed, solver=us.SOLVER_FIRST)
     else:
-        budget = int(think_ms * ULTIMATE_ITERATIONS_PER_MS)
-        result = us.search(state, iterations=budget, seed=search_seed)
+        deadline = started + think_ms / 1000
+        with _kept["baseline"].holding(game, state, deadline, compact=False) as keep:
+            tree = keep.tree
+            result = us.search(
+                state, deadline=deadline, seed=search_seed, tree=tree, solver=us.SOLVER_FIRST
+            )
+            keep.tree = result.tree
     return ultimate_cell_name(result.cell)
-
-
-# The last clock-bounded search, kept so that the next move in the same game (typically two
-# plies later) continues below the line actually played instead of starting over. A process
-# serving several games at once simply misses and starts a new tree.
-_last_search: tuple[tuple[str, ...], us.Tree] | None = None
-_reuse_lock = threading.Lock()
-
-
-def _tree_to_continue(game: Game, state: np.ndarray) -> us.Tree | None:
-    if _last_search is None:
-        return None
-    moves, tree = _last_search
-    later = game.moves[len(moves) :]
-    if game.moves[: len(moves)] != moves or not 1 <= len(later) <= 2:
-        return None
-    if not tree.descend([ultimate_cell_index(m) for m in later], state):
-        return None
-    return tree
 
 
 def _beginner_ultimate_move(s: np.ndarray, rng: random.Random) -> int:

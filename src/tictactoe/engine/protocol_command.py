@@ -10,12 +10,41 @@ answer). Diagnostics go to stderr, as the arena expects.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+import time
 from typing import TextIO
 
 HELP = "play Ultimate over stdin/stdout in the CodinGame bot protocol (for bot arenas)"
 
 DEFAULT_THINK_MS = 90  # the arena allows 100 ms a turn; keep a margin for reading and writing
+# The arena allows 1 000 ms for the first answer; starting Python and loading the kernels count,
+# so the first move thinks for what is left of that, less this margin (at least MIN_THINK_MS).
+FIRST_TURN_MS = 1000
+FIRST_TURN_MARGIN_MS = 150
+MIN_THINK_MS = 10
+
+_loaded_at = time.monotonic()
+
+
+def since_start_ms() -> float:
+    """Milliseconds since this process started (from /proc on Linux; elsewhere, since this
+    module was imported, which misses only the interpreter's own start)."""
+    try:
+        with open("/proc/self/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        with open("/proc/uptime") as uptime:
+            now = float(uptime.read().split()[0])
+        started = int(fields[19]) / os.sysconf("SC_CLK_TCK")  # field 22 of stat: starttime
+        return max(0.0, (now - started) * 1000)
+    except (OSError, ValueError, IndexError):
+        return (time.monotonic() - _loaded_at) * 1000
+
+
+def first_turn_ms(think_ms: int) -> int:
+    """How long the first move may think: `think_ms`, or less when starting took long."""
+    left = FIRST_TURN_MS - FIRST_TURN_MARGIN_MS - since_start_ms()
+    return int(max(MIN_THINK_MS, min(think_ms, left)))
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -59,7 +88,7 @@ def play_protocol(
     import tictactoe
     from tictactoe.engine import best_move, warm_up
 
-    warm_up()  # the arena gives the first turn more time; spend it loading the kernels
+    warm_up(("ultimate",))  # the arena gives the first turn more time; spend it loading kernels
     game = tictactoe.new_game("ultimate")
     turn = 0
     while True:
@@ -74,7 +103,8 @@ def play_protocol(
             valid.append(cell_from_row_col(r, c))
         if row >= 0:
             game = game.play(cell_from_row_col(row, col))
-        move = best_move(game, level, think_ms=think_ms, seed=None if seed is None else seed + turn)
+        budget = first_turn_ms(think_ms) if turn == 0 else think_ms
+        move = best_move(game, level, think_ms=budget, seed=None if seed is None else seed + turn)
         if valid and move not in valid:
             print(
                 f"our move {move} is not among the referee's; playing {valid[0]}", file=sys.stderr

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from tictactoe.engine import value_net as vn
+from tictactoe.engine.subtree import copy_subtree, subtree_size
 from tictactoe.engine.ultimate_kernel import (
     BIG_X,
     CLOSED,
@@ -36,6 +38,8 @@ from tictactoe.engine.ultimate_kernel import (
     random_below,
     random_playout,
 )
+from tictactoe.engine.value_net import MAX_ACTIVE
+from tictactoe.engine.value_net import value as net_value
 
 # Proven results, from the point of view of the player who made the node's move.
 UNKNOWN = 0
@@ -50,19 +54,34 @@ MAX_NODES = 6_000_000
 DEFAULT_BIAS = (0.2, 0.1, 0.15, 0.15)
 
 
+# Solver modes: off; the first solver, kept for the baseline player (it gave up on a node at its
+# first unproven child, so a proven win for the side to move listed after it went unnoticed);
+# exact (any proven winning child settles the node).
+SOLVER_OFF = 0
+SOLVER_FIRST = 1
+SOLVER_EXACT = 2
+
+
 @njit(cache=True)
-def _settle(proven: np.ndarray, first_child: np.ndarray, child_count: np.ndarray, node: int) -> int:
+def _settle(
+    proven: np.ndarray, first_child: np.ndarray, child_count: np.ndarray, node: int, solver: int
+) -> int:
     """What `node` is worth once a child of it got proven: a proven result, or UNKNOWN."""
     start = first_child[node]
     best = LOSS  # best result among the children, for the side to move at `node`
+    unknown = False
     for c in range(start, start + child_count[node]):
         pc = proven[c]
         if pc == WIN:
             return LOSS
         if pc == UNKNOWN:
-            return UNKNOWN
+            if solver == SOLVER_FIRST:
+                return UNKNOWN
+            unknown = True
         if pc == PROVEN_DRAW:
             best = PROVEN_DRAW
+    if unknown:
+        return UNKNOWN
     if best == PROVEN_DRAW:
         return PROVEN_DRAW
     return WIN
@@ -83,9 +102,16 @@ def run_iterations(
     iterations: int,
     exploration: float,
     policy: int,
-    solver: bool,
+    solver: int,
     prior: int,
     bias: np.ndarray,
+    value_mix: float,
+    w1: np.ndarray,
+    b1: np.ndarray,
+    w2t: np.ndarray,
+    b2: np.ndarray,
+    w3: np.ndarray,
+    b3: float,
 ) -> int:
     """Run up to `iterations` MCTS iterations on the tree; stop early once the root is proven.
 
@@ -97,8 +123,13 @@ def run_iterations(
     move itself (progressive bias): winning or blocking a small board looks good, sending the
     opponent to a free choice or to a board they can win at once looks bad. `bias` holds those
     four amounts (win, block, free choice, sent to a board they can win), added to 0.5.
+
+    A new leaf is scored by the value network (weights `w1`...`b3`, see `value_net`) for a share
+    `value_mix` of its reward and by a playout for the rest (0: playouts only, 1: no playouts).
     """
     capacity = visits.shape[0]
+    active = np.empty(MAX_ACTIVE, dtype=np.int64)
+    hidden = np.empty((1, b1.shape[0]), dtype=np.float32)
     s = np.empty(STATE_SIZE, dtype=np.int64)
     path = np.empty(128, dtype=np.int64)
     buffer = np.empty(81, dtype=np.int64)
@@ -138,7 +169,7 @@ def run_iterations(
                     p = cell - b * 9
                     mine = s[X_MASKS + t * 9 + b]
                     own = mine | (1 << p)
-                    if solver and WINS[own] and WINS[big | (1 << b)]:
+                    if solver > 0 and WINS[own] and WINS[big | (1 << b)]:
                         proven[c] = WIN
                         wins_now = True
                     if prior > 0:
@@ -191,7 +222,7 @@ def run_iterations(
             path[depth] = node
             if s[RESULT] != PLAYING:
                 proven[node] = PROVEN_DRAW if s[RESULT] == DRAW else WIN
-            elif solver and draw_is_certain(s):
+            elif solver > 0 and draw_is_certain(s):
                 proven[node] = PROVEN_DRAW
         # Reward for the player who made the move into `node`.
         pn = proven[node]
@@ -203,28 +234,46 @@ def run_iterations(
             reward = 0.5
         else:
             mover = 1 - s[TURN]
-            if policy == 0:
-                result = random_playout(s, rng)
-            else:
-                result = informed_playout(s, rng, careful_of(policy))
-            if result == DRAW:
-                reward = 0.5
-            elif result - X_WON == mover:
-                reward = 1.0
-            else:
-                reward = 0.0
+            reward = 0.0
+            if value_mix > 0.0:
+                v = net_value(s, w1, b1, w2t, b2, w3, b3, active, hidden)
+                reward = value_mix * (1.0 - v)
+            if value_mix < 1.0:
+                if policy == 0:
+                    result = random_playout(s, rng)
+                else:
+                    result = informed_playout(s, rng, careful_of(policy))
+                if result == DRAW:
+                    reward += (1.0 - value_mix) * 0.5
+                elif result - X_WON == mover:
+                    reward += 1.0 - value_mix
         for d in range(depth, -1, -1):
             n_ = path[d]
             visits[n_] += 1
             value[n_] += reward
             reward = 1.0 - reward
-        if solver and pn != UNKNOWN:
+        if solver > 0 and pn != UNKNOWN:
             for d in range(depth - 1, -1, -1):
-                settled = _settle(proven, first_child, child_count, path[d])
+                settled = _settle(proven, first_child, child_count, path[d], solver)
                 if settled == UNKNOWN:
                     break
                 proven[path[d]] = settled
     return done
+
+
+class _NoNet(vn.Weights):
+    """Stand-in weights for searches that use no value (`value_mix` 0): never evaluated."""
+
+    def __init__(self) -> None:
+        self.w1 = np.zeros((vn.FEATURES, 1), dtype=np.float32)
+        self.b1 = np.zeros(1, dtype=np.float32)
+        self.w2t = np.zeros((1, 1), dtype=np.float32)
+        self.b2 = np.zeros(1, dtype=np.float32)
+        self.w3 = np.zeros(1, dtype=np.float32)
+        self.b3 = 0.0
+
+
+_NO_NET = _NoNet()
 
 
 class Tree:
@@ -246,6 +295,28 @@ class Tree:
     @property
     def room(self) -> int:
         return self.visits.shape[0] - int(self.used[0])
+
+    def compacted(self, room: int) -> Tree:
+        """A new tree holding only the subtree under the root, with `room` more nodes free
+        (at most `MAX_NODES` in all: a larger subtree is kept whole and has no room left)."""
+        size = subtree_size(self.child_count, self.first_child, self.root_node)
+        tree = Tree(self.root, max(size, min(size + room, MAX_NODES)))
+        tree.used[0] = copy_subtree(
+            self.first_child,
+            self.child_count,
+            self.move,
+            self.visits,
+            self.value,
+            self.proven,
+            self.root_node,
+            tree.first_child,
+            tree.child_count,
+            tree.move,
+            tree.visits,
+            tree.value,
+            tree.proven,
+        )
+        return tree
 
     def descend(self, cells: list[int], position: np.ndarray) -> bool:
         """Move the root down along `cells` (kernel cells); True when the tree holds that line
@@ -270,10 +341,14 @@ class Tree:
         rng: np.ndarray,
         exploration: float,
         policy: int,
-        solver: bool,
+        solver: int,
         prior: int,
         bias: np.ndarray,
+        value_mix: float,
+        net: vn.Weights | None,
     ) -> int:
+        if net is None:
+            net = _NO_NET
         return run_iterations(
             self.root,
             self.first_child,
@@ -291,9 +366,18 @@ class Tree:
             solver,
             prior,
             bias,
+            value_mix,
+            net.w1,
+            net.b1,
+            net.w2t,
+            net.b2,
+            net.w3,
+            net.b3,
         )
 
-    def result(self, iterations: int) -> SearchResult:
+    def result(
+        self, iterations: int, stopped: float = 0.0, last_chunk: float = 0.0
+    ) -> SearchResult:
         root = self.root_node
         start = int(self.first_child[root])
         children = [
@@ -321,6 +405,8 @@ class Tree:
             proven=best[3],
             children=children,
             tree=self,
+            stopped=stopped,
+            last_chunk=last_chunk,
         )
 
 
@@ -334,6 +420,19 @@ class SearchResult:
     proven: int  # UNKNOWN, WIN, LOSS or PROVEN_DRAW for the chosen move
     children: list[tuple[int, int, float, int]]  # (cell, visits, mean score, proven)
     tree: Tree  # to continue from later (see `Tree.descend`)
+    # The search's own clock (`time.perf_counter()`): when it stopped, and how long its last
+    # chunk of iterations took (a clock-bounded search stops at the first chunk past its
+    # deadline, and plans each chunk to end before it).
+    stopped: float = 0.0
+    last_chunk: float = 0.0
+
+
+def nodes_needed(iterations: int | None, deadline: float | None) -> int:
+    """Room a search for `iterations` or until `deadline` may fill (generously)."""
+    if iterations is not None:
+        return iterations * 12 + 100
+    assert deadline is not None
+    return int(max(deadline - time.perf_counter(), 0.001) * 3_000_000) + 1000
 
 
 def search(
@@ -344,36 +443,41 @@ def search(
     seed: int = 0,
     exploration: float = 0.5,
     policy: int = 1,
-    solver: bool = True,
+    solver: int = SOLVER_EXACT,
     prior: int = 10,
     bias: tuple[float, float, float, float] = DEFAULT_BIAS,
+    value_mix: float = 0.0,
     tree: Tree | None = None,
 ) -> SearchResult:
     """Search from `root` for `iterations`, or until `deadline` (a `time.perf_counter()` value).
 
     With both given, whichever comes first ends the search. The game must not be over. `tree`
     continues an earlier search whose root has been moved to `root` (see `Tree.descend`).
-    The defaults are what `max` plays with, tuned with bench/ladder.py (see bench/RESULTS.md).
+    `solver` is one of the SOLVER_* modes (a bool: off or exact). The defaults, with
+    `value_mix`, are what `max` plays with, tuned with bench/ladder.py (see bench/RESULTS.md).
     """
+    solver = int(solver) * SOLVER_EXACT if isinstance(solver, bool) else int(solver)
     if iterations is None and deadline is None:
         raise ValueError("give an iteration budget, a deadline or both")
     if root[RESULT] != PLAYING:
         raise ValueError("the game is over")
-    if iterations is not None:
-        needed = iterations * 12 + 100
-    else:
-        assert deadline is not None
-        needed = int(max(deadline - time.perf_counter(), 0.001) * 3_000_000) + 1000
+    needed = nodes_needed(iterations, deadline)
     if tree is None or tree.room < needed:
         # Room for a few searches, so that the next move can reuse this tree.
         tree = Tree(root, min(needed * (1 if iterations is not None else 3), MAX_NODES))
     bias_array = np.array(bias, dtype=np.float64)
+    if not 0.0 <= value_mix <= 1.0:
+        raise ValueError("value_mix must be between 0 and 1")
+    net = vn.weights() if value_mix > 0 else None
     rng = np.empty(1, dtype=np.uint64)
     rng[0] = np.uint64((seed * 0x9E3779B97F4A7C15 & 0xFFFFFFFFFFFFFFFF) | 1)
     total = 0
+    took = 0.0
     if deadline is None:
         assert iterations is not None
-        total = tree.run(iterations, rng, exploration, policy, solver, prior, bias_array)
+        total = tree.run(
+            iterations, rng, exploration, policy, solver, prior, bias_array, value_mix, net
+        )
     else:
         chunk = 32
         while tree.proven[tree.root_node] == UNKNOWN:
@@ -384,10 +488,12 @@ def search(
             started = time.perf_counter()
             if started >= deadline and total > 0:  # one iteration at least: it expands the root
                 break
-            total += tree.run(chunk, rng, exploration, policy, solver, prior, bias_array)
+            total += tree.run(
+                chunk, rng, exploration, policy, solver, prior, bias_array, value_mix, net
+            )
             took = time.perf_counter() - started
             # Aim for chunks of about a millisecond, and never run one past the deadline.
             rate = chunk / max(took, 1e-6)
             left = deadline - time.perf_counter()
             chunk = int(max(1, min(rate * 0.001, rate * left * 0.8)))
-    return tree.result(total)
+    return tree.result(total, time.perf_counter(), took)

@@ -28,25 +28,36 @@ function syncOptions(changed) {
 form.addEventListener("change", (event) => syncOptions(event.target.name));
 syncOptions(null);
 
-form.addEventListener("submit", async (event) => {
-  event.preventDefault();
-  errorBox.textContent = "";
+function tableBody() {
   const body = { variant: value("variant"), opponent: value("opponent"), first: value("first") };
   if (body.variant === "standard") {
     body.size = Number(value("size"));
     body.line = Number(value("line"));
   }
   if (body.opponent === "computer") body.level = value("level");
-  else body.teams = form.elements.teams.checked;
+  if (body.opponent === "friend") {
+    body.teams = form.elements.teams.checked;
+    body.public = form.elements.public.checked;
+  }
   body.takebacks = form.elements.takebacks.checked;
   body.private = form.elements.private.checked;
   const [minutes, increment] = value("clock").split("+").map(Number);
   if (value("clock") !== "none") Object.assign(body, { clock_minutes: minutes, clock_increment: increment });
-  const label = submit.textContent;
-  submit.disabled = true;
-  submit.textContent = t("Creating…");
+  return body;
+}
+
+form.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  errorBox.textContent = "";
+  const quick = event.submitter?.hasAttribute("data-quick");
+  const body = tableBody();
+  if (quick) Object.assign(body, { opponent: "friend", private: false, public: undefined });
+  const button = event.submitter ?? submit;
+  const label = button.textContent;
+  button.disabled = true;
+  button.textContent = t("Creating…");
   try {
-    const response = await fetch("/api/tables", {
+    const response = await fetch(quick ? "/api/quick" : "/api/tables", {
       method: "POST",
       headers: { "Content-Type": "application/json", Accept: "application/json" },
       body: JSON.stringify(body),
@@ -57,7 +68,50 @@ form.addEventListener("submit", async (event) => {
     window.location.assign(table.url);
   } catch {
     errorBox.textContent = t("Could not create the table. Please try again.");
-    submit.disabled = false;
-    submit.textContent = label;
+    button.disabled = false;
+    button.textContent = label;
   }
 });
+
+// ---- the open tables, refreshed while the page is in view ----
+
+const openList = document.querySelector("[data-open-tables]");
+const openEmpty = document.querySelector("[data-open-empty]");
+
+function openLabel(open) {
+  const parts = [];
+  if (open.variant === "ultimate") parts.push(t("Ultimate Tic-Tac-Toe"));
+  else parts.push(`${t("Tic-Tac-Toe")} ${open.size}×${open.size}, ${t("{n} in a row").replace("{n}", open.line)}`);
+  parts.push(open.clock_minutes
+    ? t("{minutes} min, +{seconds} s per move").replace("{minutes}", String(Math.round(open.clock_minutes * 10) / 10))
+      .replace("{seconds}", String(Math.round(open.clock_increment)))
+    : t("No clock"));
+  if (open.teams) parts.push(t("Two teams"));
+  if (open.takebacks) parts.push(t("Takebacks allowed"));
+  return parts.join(" · ");
+}
+
+async function refreshOpenTables() {
+  if (document.hidden) return;
+  try {
+    const response = await fetch("/api/tables?open=true", { headers: { Accept: "application/json" } });
+    if (!response.ok) return;
+    const tables = await response.json();
+    openList.replaceChildren(...tables.map((open) => {
+      const item = document.createElement("li");
+      const link = document.createElement("a");
+      link.href = `/t/${encodeURIComponent(open.id)}`;
+      link.textContent = openLabel(open);
+      item.append(link);
+      return item;
+    }));
+    openEmpty.hidden = tables.length > 0;
+  } catch {
+    // Offline for a moment: the list stays as it was until the next refresh.
+  }
+}
+
+if (openList) {
+  setInterval(refreshOpenTables, 4000);
+  document.addEventListener("visibilitychange", refreshOpenTables);
+}

@@ -6,6 +6,7 @@ import { RovingFocus, input } from "./board_keys.js";
 import { t } from "./strings.js";
 import { Actions } from "./table_actions.js";
 import { Connection } from "./table_connection.js";
+import { Company } from "./table_company.js";
 import { Clocks, renderPlayers } from "./table_people.js";
 import {
   computerThinking, describeChange, errorText, isOver, isPlayerSeat, outcome, pendingText, settingsText, statusText,
@@ -72,7 +73,10 @@ const keys = new RovingFocus(board, (enabled) => {
 const actions = new Actions(page, {
   tableId, send, say: (text) => { errorEl.textContent = text; }, announce,
 });
-const clocks = new Clocks(page);
+const company = new Company(page, { send, say: (text) => notice(text) });
+const clocks = new Clocks(page, (mark, left) => {
+  if (table && mark === seat) company.clockTick(table, seat, left);
+});
 
 // ---- which seat this browser plays --------------------------------------------------------------
 
@@ -85,6 +89,8 @@ function viewerSeat(next) {
     if (Math.abs(next.game - seatGame) % 2 === 1) seat = other(seat);
   }
   seatGame = next.game;
+  // Two people at one device: the page plays whichever side is to move.
+  if (next.opponent === "here" && isPlayerSeat(seat) && !isOver(next)) seat = next.turn;
 }
 
 // ---- drawing ------------------------------------------------------------------------------------
@@ -102,6 +108,7 @@ function render(tbl) {
   statusEl.classList.toggle("thinking", computerThinking(tbl));
   renderPlayers(page, tbl, seat, myMember);
   actions.render(tbl, seat, connection.connected);
+  company.render(tbl, seat);
   clocks.render();
   settingsEl.textContent = settingsText(tbl);
   if (document.hidden && myTurn && !wasMyTurn) document.title = `● ${t("Your move")} · ${baseTitle}`;

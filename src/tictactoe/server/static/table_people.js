@@ -16,7 +16,7 @@ export function renderPlayers(page, tbl, seat, myMember) {
     else if (!info.taken) name = t("Free seat");
     else if (mark === seat) name = t("You");
     else if (isPlayerSeat(seat)) name = t("Your opponent");
-    row.querySelector("[data-name]").textContent = name;
+    row.querySelector("[data-player-name]").textContent = name;
     const presence = row.querySelector("[data-presence]");
     const shown = info.taken && !info.computer;
     presence.textContent = shown ? (info.connected ? t("online") : t("offline")) : "";
@@ -55,7 +55,8 @@ function formatTime(seconds) {
 
 // The clocks: the server's times when the latest frame came, run down for the side to move.
 export class Clocks {
-  constructor(page) {
+  constructor(page, onTick = () => {}) {
+    this.onTick = onTick;
     this.els = { x: page.querySelector("[data-clock='x']"), o: page.querySelector("[data-clock='o']") };
     this.clock = null;
     this.at = 0;
@@ -79,6 +80,7 @@ export class Clocks {
       el.textContent = formatTime(left);
       el.dataset.running = running ? "true" : "";
       el.classList.toggle("low", left < 10);
+      if (running) this.onTick(mark, left);
     }
   }
 }

@@ -18,8 +18,11 @@ export function outcome(tbl, seat) {
 export const computerThinking = (tbl) => !isOver(tbl) && Boolean(tbl.seats?.[tbl.turn]?.computer);
 
 export function statusText(tbl, seat) {
+  // Two people at one device: the page speaks to both, so it names the side, never "you".
+  if (tbl.opponent === "here") seat = "spectator";
   if (isOver(tbl)) {
     const ended = outcome(tbl, seat);
+    if (ended === "draw" && tbl.ended_by === "agreement") return t("Drawn by agreement");
     if (ended === "draw") return t("Draw: nobody wins");
     let text = ended === "won" ? t("You won") : ended === "lost" ? t("You lost")
       : t("{mark} wins", { mark: upper(tbl.result) });
@@ -36,14 +39,15 @@ export function statusText(tbl, seat) {
 
 // What is asked of this player right now, said after the status.
 export function pendingText(tbl, seat) {
-  if (!isPlayerSeat(seat)) return "";
+  if (!isPlayerSeat(seat) || tbl.opponent === "here") return "";
+  if (!isOver(tbl) && tbl.draw_offer === other(seat)) return t("Your opponent offers a draw.");
   if (isOver(tbl) && tbl.rematch?.[other(seat)] && !tbl.rematch?.[seat]) return t("Your opponent asks for a rematch.");
   if (!isOver(tbl) && tbl.takeback_asked_by === other(seat)) return t("Your opponent asks to take back their last move.");
   return "";
 }
 
 export function waitingText(tbl, seat) {
-  if (!freeSeat(tbl) || tbl.opponent === "computer" || isOver(tbl)) return "";
+  if (!freeSeat(tbl) || tbl.opponent !== "friend" || isOver(tbl)) return "";
   if (isPlayerSeat(seat)) return t("Waiting for your friend to join: send them the link.");
   return t("A seat is free: take it to play.");
 }

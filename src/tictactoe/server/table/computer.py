@@ -7,18 +7,39 @@ import asyncio
 import logging
 import multiprocessing
 import random
+import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from tictactoe import Game
 from tictactoe.engine import warm_up
 from tictactoe.server.storage import TableRecord
+from tictactoe.server.table.clock import Clock, side_to_move
 from tictactoe.server.table.game import build_game
 
 log = logging.getLogger(__name__)
 
 DEFAULT_LEVEL = "medium"
 LEVELS = ("easy", "medium", "hard", "max")
+
+# On the clock, the computer spends about a thirtieth of the time it has left and most of its
+# increment on a move (only `max` is bounded by time; the other levels search a fixed amount),
+# between these bounds: a second is a fair wait for a person, and it never takes more than half
+# of what is left.
+MOVES_TO_PLAN_FOR = 30
+MOST_THINK_MS = 1000
+LEAST_THINK_MS = 50
+
+
+def think_time(table: TableRecord, default_ms: int, now: float) -> int:
+    """How long the computer may think on its move at `table` (ms): `default_ms` without a
+    clock; with one, from the time it has left at `now` (the table's clock, seconds)."""
+    if table.clock_seconds is None:
+        return default_ms
+    left = Clock(table, now).left(side_to_move(table))
+    share = left / MOVES_TO_PLAN_FOR + 0.8 * table.clock_increment
+    budget = min(MOST_THINK_MS, max(LEAST_THINK_MS, share * 1000), left * 500)
+    return max(1, round(budget))
 
 
 def think(
@@ -75,7 +96,7 @@ class ComputerPlayer:
 
     def __init__(self, workers: int = 1, think_ms: int = 300, analysis_workers: int = 1) -> None:
         self.workers = workers
-        self.think_ms = think_ms
+        self.think_ms = think_ms  # per move, at tables without a clock
         self.analysis_workers = analysis_workers
         self._pool: ProcessPoolExecutor | None = None
         self._analysis_pool: ProcessPoolExecutor | None = None
@@ -111,7 +132,7 @@ class ComputerPlayer:
                 table.line,
                 record,
                 level,
-                self.think_ms,
+                think_time(table, self.think_ms, time.time()),
                 table.start_position,
             )
         except Exception as error:

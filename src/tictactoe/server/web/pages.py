@@ -7,12 +7,14 @@ table the WebSocket sends. Everything a page says goes through gettext (see `tem
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 from dataclasses import dataclass
 from urllib.parse import parse_qs
 
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 
+from tictactoe.server.table import lobby
 from tictactoe.server.table.commands import Refused, TakeSeat
 from tictactoe.server.table.seats import members
 from tictactoe.server.table.tables import TableOptions
@@ -24,6 +26,7 @@ from tictactoe.server.web.identity import (
     viewer_seat,
     viewer_table,
 )
+from tictactoe.server.web.people_api import open_tables_here, play_someone
 from tictactoe.server.web.templating import render
 
 router = APIRouter(include_in_schema=False)
@@ -31,7 +34,7 @@ router = APIRouter(include_in_schema=False)
 VARIANTS = ("standard", "ultimate")
 SIZES = (3, 4, 5)
 FIRSTS = ("me", "friend", "random")
-OPPONENTS = ("friend", "computer")
+OPPONENTS = ("friend", "computer", "here")
 LEVELS = ("easy", "medium", "hard", "max")
 DEFAULT_LINE = {3: 3, 4: 4, 5: 4}
 # The home form's clocks: "minutes+increment", as on most game sites.
@@ -52,6 +55,7 @@ class TableForm:
     takebacks: bool = False
     clock: str = "none"
     private: bool = False
+    public: bool = False
 
     @classmethod
     def from_query(cls, query: dict[str, str]) -> TableForm:
@@ -82,6 +86,25 @@ class TableForm:
             takebacks=query.get("takebacks") == "on",
             clock=clock if clock in CLOCKS else cls.clock,
             private=query.get("private") == "on",
+            public=query.get("public") == "on",
+        )
+
+    def options(self, public: bool | None = None) -> TableOptions:
+        """The table these choices ask for (`public` overrides the form's)."""
+        minutes, increment = self.clock_minutes_and_increment()
+        return TableOptions(
+            variant=self.variant,
+            size=self.size if self.variant == "standard" else None,
+            line=self.line if self.variant == "standard" else None,
+            first=self.first,
+            opponent=self.opponent,
+            level=self.level if self.opponent == "computer" else None,
+            teams=self.teams and self.opponent == "friend",
+            takebacks=self.takebacks,
+            private=self.private,
+            clock_minutes=minutes,
+            clock_increment=increment,
+            public=(self.public and self.opponent == "friend") if public is None else public,
         )
 
     def clock_minutes_and_increment(self) -> tuple[float | None, float]:
@@ -109,34 +132,44 @@ def _int(text: str | None, allowed: tuple[int, ...], default: int) -> int:
 @router.get("/")
 async def home(request: Request) -> Response:
     form = TableForm.from_query(dict(request.query_params))
-    return render(request, "home.html", {"form": form})
+    return await _home(request, form)
+
+
+async def _home(request: Request, form: TableForm, **context: object) -> Response:
+    status = 422 if context.get("form_error") else 200
+    listed = [
+        {"id": record.id, **lobby.settings_of(record)} for record in await open_tables_here(request)
+    ]
+    context = {"form": form, "open_tables": listed, **context}
+    return render(request, "home.html", context, status_code=status)
+
+
+async def _form_of(request: Request) -> TableForm:
+    # A plain urlencoded body: parsing it here spares a multipart dependency for a few fields.
+    fields = parse_qs((await request.body()).decode("utf-8", "replace"))
+    return TableForm.from_query({key: values[-1] for key, values in fields.items()})
 
 
 @router.post("/tables")
 async def create_table_without_javascript(request: Request) -> Response:
     """The home form's fallback when scripts don't run: create the table, then open it."""
-    # A plain urlencoded body: parsing it here spares a multipart dependency for six fields.
-    fields = parse_qs((await request.body()).decode("utf-8", "replace"))
-    form = TableForm.from_query({key: values[-1] for key, values in fields.items()})
-    minutes, increment = form.clock_minutes_and_increment()
-    options = TableOptions(
-        variant=form.variant,
-        size=form.size if form.variant == "standard" else None,
-        line=form.line if form.variant == "standard" else None,
-        first=form.first,
-        opponent=form.opponent,
-        level=form.level if form.opponent == "computer" else None,
-        teams=form.teams and form.opponent == "friend",
-        takebacks=form.takebacks,
-        private=form.private,
-        clock_minutes=minutes,
-        clock_increment=increment,
-    )
+    form = await _form_of(request)
     try:
-        table = (await tables_of(request).create(options, client_hash(request))).table
+        table = (await tables_of(request).create(form.options(), client_hash(request))).table
     except Refused:
-        return render(request, "home.html", {"form": form, "form_error": True}, status_code=422)
+        return await _home(request, form, form_error=True)
     return RedirectResponse(f"/t/{table.id}", status_code=303)
+
+
+@router.post("/quick")
+async def play_someone_without_javascript(request: Request) -> Response:
+    """ "Play someone now" when scripts don't run: be paired, or open a table and wait there."""
+    form = dataclasses.replace(await _form_of(request), opponent="friend", private=False)
+    try:
+        new, _paired = await play_someone(request, form.options(public=True))
+    except Refused:
+        return await _home(request, form, form_error=True)
+    return RedirectResponse(f"/t/{new.table.id}", status_code=303)
 
 
 @router.get("/t/{table_id}")

@@ -3,18 +3,18 @@ tables and "play someone now". As in `api`, handlers only translate HTTP to tabl
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from tictactoe import new_game
+from tictactoe.server.storage import TableRecord
 from tictactoe.server.table import lobby
 from tictactoe.server.table.commands import OfferDraw, Refused, SetName, TakeSeat
 from tictactoe.server.table.names import MAX_LENGTH, clean_name
-from tictactoe.server.table.seats import seat
-from tictactoe.server.table.tables import NewTable
+from tictactoe.server.table.tables import NewTable, TableOptions
 from tictactoe.server.table.tokens import hash_secret, new_secret
 from tictactoe.server.table.view import table_url
 from tictactoe.server.web.api import (
@@ -83,7 +83,8 @@ async def offer_draw(table_id: str, request: Request, credentials: BearerToken) 
     return await act_on_table(request, table_id, credentials, OfferDraw())
 
 
-async def _open_tables(request: Request) -> list[Any]:
+async def open_tables_here(request: Request) -> list[TableRecord]:
+    """The open tables to list (see `lobby.listed`), each creator's presence checked here."""
     tables = tables_of(request)
     candidates = await tables.storage.open_tables(_CANDIDATES)
     here: dict[str, bool] = {}
@@ -113,7 +114,7 @@ async def open_tables(request: Request, open: bool = False) -> list[OpenTable]:
             waiting_since=record.created_at,
             **lobby.settings_of(record),
         )
-        for record in await _open_tables(request)
+        for record in await open_tables_here(request)
     ]
 
 
@@ -128,7 +129,14 @@ async def play_someone_now(body: CreateTable, request: Request) -> Response:
     waits for someone (`201`): the same answer as creating a table."""
     if body.opponent != "friend" or body.private:
         raise Refused(422, "play someone now pairs two people: a friend's seat, not private")
-    options = options_of(body, public=True)
+    new, paired = await play_someone(request, options_of(body, public=True))
+    answer = created_table(new, request).model_dump(exclude_none=True)
+    return JSONResponse(answer, status_code=200 if paired else 201)
+
+
+async def play_someone(request: Request, options: TableOptions) -> tuple[NewTable, bool]:
+    """Seats the caller at the oldest listed table with these settings (True), or opens a public
+    one for them to wait at (False)."""
     options.check()
     try:
         game = new_game(options.variant, size=options.size, line=options.line)
@@ -145,7 +153,7 @@ async def play_someone_now(body: CreateTable, request: Request) -> Response:
     }
     client = client_hash(request)
     tables = tables_of(request)
-    for record in lobby.partner_for(await _open_tables(request), wanted, client):
+    for record in lobby.partner_for(await open_tables_here(request), wanted, client):
         table = await tables.get(record.id)
         if table is None:
             continue
@@ -155,8 +163,6 @@ async def play_someone_now(body: CreateTable, request: Request) -> Response:
         except Refused:
             continue  # taken meanwhile by someone quicker: the next one
         mark = events[0].mark
-        assert mark is not None and seat(table.record, mark).token_hash == hash_secret(token)
-        answer = created_table(NewTable(table, mark, token, {mark: token}), request)
-        return JSONResponse(answer.model_dump(exclude_none=True), status_code=200)
-    made = created_table(await tables.create(options, client), request)
-    return JSONResponse(made.model_dump(exclude_none=True), status_code=201)
+        assert mark is not None
+        return NewTable(table, mark, token, {mark: token}), True
+    return await tables.create(options, client), False

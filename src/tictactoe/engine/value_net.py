@@ -1,0 +1,191 @@
+"""A small learned value for Ultimate positions: binary features, two hidden layers, Numba.
+
+`value(s, ...)` is the expected score (0..1) of the side to move in state `s`. Every feature is
+0 or 1, so the first layer is the sum of the weight rows of the active features (a position has
+about forty). The weights are trained by `training/value_net.py` from self-play games of the
+search (recipe and seed there) and shipped next to this module in `value_net.npz`.
+
+Features, from the side to move's point of view: for each small board, won by me / by them /
+full without a winner, and while it is open, my marks, their marks, whether I have a cell that
+wins it and whether they have; the board I am sent to (or a free choice); whether I can win the
+game at once; whether either side has an open board that would complete its big line and a cell
+there that wins it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+from tictactoe.engine.ultimate_kernel import (
+    BIG_X,
+    CLOSED,
+    FULL,
+    SENT,
+    THREATS,
+    TURN,
+    WINS,
+    X_MASKS,
+    winning_move,
+)
+
+PER_BOARD = 23
+SENT_FEATURES = 9 * PER_BOARD  # 9 boards, then "free choice" at +9
+WIN_NOW = SENT_FEATURES + 10
+MY_BIG_THREAT = WIN_NOW + 1
+THEIR_BIG_THREAT = WIN_NOW + 2
+FEATURES = WIN_NOW + 3
+MAX_ACTIVE = 96
+
+WEIGHTS_FILE = Path(__file__).with_name("value_net.npz")
+
+
+@njit(cache=True)
+def active_features(s: np.ndarray, out: np.ndarray) -> int:
+    """Write the indices of the features that are 1 in state `s` into `out`; return how many."""
+    t = s[TURN]
+    closed = s[CLOSED]
+    big_me = s[BIG_X + t]
+    big_them = s[BIG_X + 1 - t]
+    n = 0
+    my_big = 0
+    their_big = 0
+    for b in range(9):
+        base = b * PER_BOARD
+        if (big_me >> b) & 1:
+            out[n] = base
+            n += 1
+        elif (big_them >> b) & 1:
+            out[n] = base + 1
+            n += 1
+        elif (closed >> b) & 1:
+            out[n] = base + 2
+            n += 1
+        else:
+            mine = s[X_MASKS + t * 9 + b]
+            theirs = s[X_MASKS + (1 - t) * 9 + b]
+            for p in range(9):
+                if (mine >> p) & 1:
+                    out[n] = base + 3 + p
+                    n += 1
+                elif (theirs >> p) & 1:
+                    out[n] = base + 12 + p
+                    n += 1
+            empty = FULL & ~(mine | theirs)
+            if THREATS[mine] & empty:
+                out[n] = base + 21
+                n += 1
+                if WINS[big_me | (1 << b)]:
+                    my_big = 1
+            if THREATS[theirs] & empty:
+                out[n] = base + 22
+                n += 1
+                if WINS[big_them | (1 << b)]:
+                    their_big = 1
+    sent = s[SENT]
+    out[n] = SENT_FEATURES + (sent if sent >= 0 else 9)
+    n += 1
+    if winning_move(s) >= 0:
+        out[n] = WIN_NOW
+        n += 1
+    if my_big:
+        out[n] = MY_BIG_THREAT
+        n += 1
+    if their_big:
+        out[n] = THEIR_BIG_THREAT
+        n += 1
+    return n
+
+
+@njit(cache=True, fastmath=True)
+def value(
+    s: np.ndarray,
+    w1: np.ndarray,
+    b1: np.ndarray,
+    w2t: np.ndarray,
+    b2: np.ndarray,
+    w3: np.ndarray,
+    b3: float,
+    active: np.ndarray,
+    hidden: np.ndarray,
+) -> float:
+    """Expected score of the side to move in `s`, 0..1 (`active` and `hidden` are scratch;
+    `w2t` is the second layer transposed, one row per unit)."""
+    n = active_features(s, active)
+    h1 = hidden[0]
+    units = h1.shape[0]
+    for j in range(units):
+        h1[j] = b1[j]
+    for i in range(n):
+        row = active[i]
+        for j in range(units):
+            h1[j] += w1[row, j]
+    for j in range(units):
+        h1[j] = max(h1[j], np.float32(0.0))
+    total = b3
+    for k in range(b2.shape[0]):
+        a = b2[k]
+        for j in range(units):
+            a += w2t[k, j] * h1[j]
+        if a > 0.0:
+            total += w3[k] * a
+    return 1.0 / (1.0 + np.exp(-total))
+
+
+def symmetries() -> list[np.ndarray]:
+    """The eight symmetries of a 3×3 grid, each as a permutation of 0..8. Turning the whole
+    board moves small board b to sigma[b] and, inside each, cell p to sigma[p]."""
+    maps = []
+    for turn in range(4):
+        for mirror in (False, True):
+            perm = []
+            for r, c in ((r, c) for r in range(3) for c in range(3)):
+                if mirror:
+                    c = 2 - c
+                for _ in range(turn):
+                    r, c = c, 2 - r
+                perm.append(r * 3 + c)
+            maps.append(np.array(perm))
+    return maps
+
+
+def feature_permutation(sigma: np.ndarray) -> np.ndarray:
+    """Where each feature goes when the board is turned by `sigma` (for training on turned
+    copies of each position: the features of the turned position are `x[inverse]`)."""
+    where = np.arange(FEATURES)
+    for b in range(9):
+        base, target = b * PER_BOARD, int(sigma[b]) * PER_BOARD
+        for k in (0, 1, 2, 21, 22):
+            where[base + k] = target + k
+        for p in range(9):
+            where[base + 3 + p] = target + 3 + int(sigma[p])
+            where[base + 12 + p] = target + 12 + int(sigma[p])
+        where[SENT_FEATURES + b] = SENT_FEATURES + int(sigma[b])
+    return where
+
+
+class Weights:
+    """The network's weights as float32 arrays, loaded once from `value_net.npz`."""
+
+    def __init__(self, path: Path = WEIGHTS_FILE) -> None:
+        with np.load(path) as data:
+            self.w1 = np.ascontiguousarray(data["w1"], dtype=np.float32)
+            self.b1 = np.ascontiguousarray(data["b1"], dtype=np.float32)
+            self.w2t = np.ascontiguousarray(data["w2"].T, dtype=np.float32)
+            self.b2 = np.ascontiguousarray(data["b2"], dtype=np.float32)
+            self.w3 = np.ascontiguousarray(data["w3"], dtype=np.float32)
+            self.b3 = float(data["b3"])
+        if self.w1.shape[0] != FEATURES:
+            raise ValueError(f"{path} has {self.w1.shape[0]} input features, not {FEATURES}")
+
+
+_loaded: Weights | None = None
+
+
+def weights() -> Weights:
+    global _loaded
+    if _loaded is None:
+        _loaded = Weights()
+    return _loaded

@@ -1,0 +1,73 @@
+"""Self-play games of the MCTS search, recorded as training positions for the value network.
+
+Each game opens with 2 to 8 uniformly random plies, then both sides play the search with a fixed
+number of iterations per move (seeded, so a seed gives the same games on any machine). Every
+position after the opening is kept with the search's value of its chosen move and the game's
+final result, both for the side to move.
+
+    uv run --frozen python training/selfplay.py --games 2000 --seed 1 --out /tmp/selfplay-1.npz
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+import numpy as np
+
+from tictactoe.engine import ultimate_kernel as uk
+from tictactoe.engine import ultimate_search as us
+
+
+def play_game(rng: random.Random, iterations: int) -> tuple[list[np.ndarray], list[float], int]:
+    state = uk.new_state()
+    cells = np.empty(81, dtype=np.int64)
+    for _ in range(rng.randint(2, 8)):
+        n = uk.legal_moves(state, cells)
+        uk.play(state, int(cells[rng.randrange(n)]))
+        if state[uk.RESULT] != uk.PLAYING:
+            return [], [], int(state[uk.RESULT])
+    positions: list[np.ndarray] = []
+    values: list[float] = []
+    while state[uk.RESULT] == uk.PLAYING:
+        result = us.search(state, iterations=iterations, seed=rng.getrandbits(48))
+        positions.append(state.copy())
+        values.append(result.value)
+        uk.play(state, result.cell)
+    return positions, values, int(state[uk.RESULT])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--iterations", type=int, default=1500, help="search iterations a move")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--out", required=True)
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    states, values, outcomes = [], [], []
+    began = time.perf_counter()
+    for game in range(args.games):
+        positions, searched, result = play_game(rng, args.iterations)
+        for state, value in zip(positions, searched, strict=True):
+            mover = int(state[uk.TURN])
+            outcome = 0.5 if result == uk.DRAW else float(result - uk.X_WON == mover)
+            states.append(state)
+            values.append(value)
+            outcomes.append(outcome)
+        if game % 100 == 99:
+            print(f"{game + 1} games, {len(states)} positions, {time.perf_counter() - began:.0f} s")
+            np.savez_compressed(
+                args.out,
+                states=np.array(states),
+                values=np.array(values),
+                outcomes=np.array(outcomes),
+            )
+    np.savez_compressed(
+        args.out, states=np.array(states), values=np.array(values), outcomes=np.array(outcomes)
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,140 @@
+"""Train the value network of `tictactoe.engine.value_net` from self-play positions (NumPy only).
+
+Recipe (what made the shipped `value_net.npz`):
+
+    for s in 1 2; do
+      uv run --frozen python training/selfplay.py --games 3000 --iterations 2000 --seed $s \
+        --out /tmp/selfplay-$s.npz &
+    done; wait
+    uv run --frozen python training/value_net.py /tmp/selfplay-1.npz /tmp/selfplay-2.npz --seed 1
+
+Target: the mean of the game's result and the search's value of the move it chose, both for the
+side to move (the result alone is noisy, the search's value alone is short-sighted). Each batch
+is turned by one of the board's eight symmetries (they act on the small boards and on the cells
+inside them alike). Adam on the cross-entropy, a few epochs; the last tenth of the positions
+(whole games of the last seed) is held out to report the error against.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+from pathlib import Path
+
+import numpy as np
+
+from tictactoe.engine import value_net as vn
+
+
+def features(states: np.ndarray) -> np.ndarray:
+    x = np.zeros((len(states), vn.FEATURES), dtype=np.uint8)
+    active = np.empty(vn.MAX_ACTIVE, dtype=np.int64)
+    for i, state in enumerate(states):
+        n = vn.active_features(state, active)
+        x[i, active[:n]] = 1
+    return x
+
+
+def train(
+    x: np.ndarray, y: np.ndarray, x_val: np.ndarray, y_val: np.ndarray, args: argparse.Namespace
+) -> dict[str, np.ndarray]:
+    rng = np.random.default_rng(args.seed)
+    sizes = [vn.FEATURES, args.hidden, args.hidden2, 1]
+    params = {}
+    for i, (a, b) in enumerate(itertools.pairwise(sizes), start=1):
+        params[f"w{i}"] = (rng.standard_normal((a, b)) * np.sqrt(2 / a)).astype(np.float32)
+        params[f"b{i}"] = np.zeros(b, dtype=np.float32)
+    moments = {k: (np.zeros_like(v), np.zeros_like(v)) for k, v in params.items()}
+    perms = [vn.feature_permutation(sigma) for sigma in vn.symmetries()]
+    inverse = [np.argsort(p) for p in perms]
+    step = 0
+    for epoch in range(args.epochs):
+        order = rng.permutation(len(x))
+        rate = args.rate * (0.5 ** max(0, epoch - args.epochs // 2))
+        for start in range(0, len(x), args.batch):
+            rows = order[start : start + args.batch]
+            # Turning the board moves feature f to perm[f]: the turned position's features are
+            # the original's read through the inverse permutation.
+            xb = x[rows][:, inverse[rng.integers(8)]].astype(np.float32)
+            yb = y[rows, None]
+            z1 = xb @ params["w1"] + params["b1"]
+            a1 = np.maximum(z1, 0)
+            z2 = a1 @ params["w2"] + params["b2"]
+            a2 = np.maximum(z2, 0)
+            p = 1 / (1 + np.exp(-(a2 @ params["w3"] + params["b3"])))
+            d3 = (p - yb) / len(rows)
+            d2 = (d3 @ params["w3"].T) * (z2 > 0)
+            d1 = (d2 @ params["w2"].T) * (z1 > 0)
+            grads = {
+                "w3": a2.T @ d3,
+                "b3": d3.sum(0),
+                "w2": a1.T @ d2,
+                "b2": d2.sum(0),
+                "w1": xb.T @ d1,
+                "b1": d1.sum(0),
+            }
+            step += 1
+            for k, g in grads.items():
+                m, v = moments[k]
+                g = g + args.decay * params[k]
+                m *= 0.9
+                m += 0.1 * g
+                v *= 0.999
+                v += 0.001 * g * g
+                m_hat = m / (1 - 0.9**step)
+                v_hat = v / (1 - 0.999**step)
+                params[k] -= (rate * m_hat / (np.sqrt(v_hat) + 1e-8)).astype(np.float32)
+        print(
+            f"epoch {epoch + 1}: train {loss(params, x[:50000], y[:50000]):.4f}"
+            f" held out {loss(params, x_val, y_val):.4f}"
+        )
+    return params
+
+
+def predict(params: dict[str, np.ndarray], x: np.ndarray) -> np.ndarray:
+    a1 = np.maximum(x.astype(np.float32) @ params["w1"] + params["b1"], 0)
+    a2 = np.maximum(a1 @ params["w2"] + params["b2"], 0)
+    return (1 / (1 + np.exp(-(a2 @ params["w3"] + params["b3"]))))[:, 0]
+
+
+def loss(params: dict[str, np.ndarray], x: np.ndarray, y: np.ndarray) -> float:
+    """Mean squared error of the predicted score."""
+    return float(np.mean((predict(params, x) - y) ** 2))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("data", nargs="+", help="files written by training/selfplay.py")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--hidden", type=int, default=64)
+    parser.add_argument("--hidden2", type=int, default=32)
+    parser.add_argument("--epochs", type=int, default=8)
+    parser.add_argument("--batch", type=int, default=256)
+    parser.add_argument("--rate", type=float, default=0.002)
+    parser.add_argument("--decay", type=float, default=1e-5)
+    parser.add_argument("--out", default=str(vn.WEIGHTS_FILE))
+    args = parser.parse_args()
+    states, targets = [], []
+    for name in args.data:
+        with np.load(name) as data:
+            states.append(data["states"])
+            targets.append(0.5 * data["outcomes"] + 0.5 * data["values"])
+    x = features(np.concatenate(states))
+    y = np.concatenate(targets).astype(np.float32)
+    held = len(x) // 10
+    print(f"{len(x)} positions, {held} held out; always 0.5: {np.mean((y[-held:] - 0.5) ** 2):.4f}")
+    params = train(x[:-held], y[:-held], x[-held:], y[-held:], args)
+    np.savez_compressed(
+        Path(args.out),
+        w1=params["w1"],
+        b1=params["b1"],
+        w2=params["w2"],
+        b2=params["b2"],
+        w3=params["w3"][:, 0],
+        b3=params["b3"][0],
+    )
+    print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()
