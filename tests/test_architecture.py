@@ -100,24 +100,7 @@ def test_no_import_cycles() -> None:
     assert cycle is None, "import cycle: " + " → ".join(cycle or [])
 
 
-# Being split (issue 10, phase 2: the table's decisions as a pure module beside the actor).
-SPLIT_UNDER_WAY = {"tictactoe.server.table.actor"}
-
-
-def python_modules() -> list[object]:
-    return [
-        pytest.param(
-            path,
-            id=module_name(path),
-            marks=[pytest.mark.xfail(strict=True, reason="being split")]
-            if module_name(path) in SPLIT_UNDER_WAY
-            else [],
-        )
-        for path in sorted(PACKAGE.rglob("*.py"))
-    ]
-
-
-@pytest.mark.parametrize("path", python_modules())
+@pytest.mark.parametrize("path", sorted(PACKAGE.rglob("*.py")), ids=module_name)
 def test_no_python_module_over_500_lines(path: Path) -> None:
     lines = len(path.read_text().splitlines())
     assert lines <= MAX_LINES, f"{path.relative_to(SRC)} has {lines} lines"
@@ -127,3 +110,32 @@ def test_no_python_module_over_500_lines(path: Path) -> None:
 def test_no_script_over_500_lines(path: Path) -> None:
     lines = len(path.read_text().splitlines())
     assert lines <= MAX_LINES, f"{path.relative_to(SRC)} has {lines} lines"
+
+
+# A table's decisions, pure like the rules library: no asyncio, no storage behind the records,
+# no pub/sub, no web framework, no async functions (see server/table/decision.py).
+PURE = ("decision", "commands", "events", "seats", "game", "rematch", "claim", "takeback", "clock")
+PURE += ("resign", "draw")
+PURE_MAY_IMPORT = {"__future__", "collections.abc", "dataclasses", "hmac", "typing", "tictactoe"}
+RECORDS = {"GameRecord", "MoveRecord", "SeatRecord", "TableRecord", "TakenBack"}
+
+
+@pytest.mark.parametrize("name", PURE)
+def test_a_tables_decisions_are_pure(name: str) -> None:
+    path = PACKAGE / "server" / "table" / f"{name}.py"
+    for node in ast.walk(ast.parse(path.read_text())):
+        assert not isinstance(node, ast.AsyncFunctionDef | ast.Await), f"{name}: async code"
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                assert alias.name in PURE_MAY_IMPORT, f"{name} imports {alias.name}"
+        elif isinstance(node, ast.ImportFrom):
+            module = node.module or ""
+            if module == "tictactoe.server.storage":
+                names = {alias.name for alias in node.names}
+                assert names <= RECORDS, f"{name} takes {names - RECORDS} from storage"
+            elif module.startswith("tictactoe.server."):
+                assert (
+                    module.removeprefix("tictactoe.server.table.") in PURE
+                ), f"{name} imports {module}"
+            else:
+                assert module in PURE_MAY_IMPORT, f"{name} imports {module}"

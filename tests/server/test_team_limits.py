@@ -8,7 +8,7 @@ from typing import Any
 
 from starlette.testclient import TestClient
 
-from tictactoe.server.table.actor import MAX_TEAM_SIZE
+from tictactoe.server.table.decision import MAX_TEAM_SIZE
 
 
 def join(client: TestClient, table_id: str, **body: Any) -> Any:

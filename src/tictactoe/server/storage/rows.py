@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tictactoe.server.storage import GameRecord, SeatRecord, TableRecord
+from tictactoe.server.storage import GameRecord, MoveRecord, SeatRecord, TableRecord
 
 
 def row_values(table: TableRecord) -> dict[str, Any]:
@@ -157,3 +157,14 @@ def game_from_row(row: Any) -> GameRecord:
         x_mates=tuple((row.x_mates or "").split()),
         o_mates=tuple((row.o_mates or "").split()),
     )
+
+
+def move_values(move: MoveRecord) -> dict[str, Any]:
+    """The row logging one move."""
+    return {
+        "table_id": move.table_id,
+        "game_number": move.game_number,
+        "ply": move.ply,
+        "move": move.move,
+        "played_at": move.played_at,
+    }

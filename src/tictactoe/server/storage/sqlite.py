@@ -18,7 +18,7 @@ from tictactoe.server.storage import (
     TableRecord,
     TakenBack,
 )
-from tictactoe.server.storage.rows import game_values, row_values
+from tictactoe.server.storage.rows import game_values, move_values, row_values
 from tictactoe.server.storage.schema import games
 from tictactoe.server.storage.statements import (
     DELETE_MOVES,
@@ -156,13 +156,7 @@ class SQLiteMoveWriter:
             if move is not None:
                 connection.execute(
                     self._INSERT_SQL,
-                    {
-                        "table_id": move.table_id,
-                        "game_number": move.game_number,
-                        "ply": move.ply,
-                        "move": move.move,
-                        "played_at": move.played_at,
-                    },
+                    move_values(move),
                 )
             if table.result is not None:
                 connection.execute(self._KEEP_GAME_SQL, game_values(table))

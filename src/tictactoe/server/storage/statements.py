@@ -17,7 +17,13 @@ from tictactoe.server.storage import (
     TableRecord,
     TakenBack,
 )
-from tictactoe.server.storage.rows import game_from_row, game_values, record_from_row, row_values
+from tictactoe.server.storage.rows import (
+    game_from_row,
+    game_values,
+    move_values,
+    record_from_row,
+    row_values,
+)
 from tictactoe.server.storage.schema import games, moves, tables, team_tokens
 
 # Statements built once, with bound parameters: SQLAlchemy compiles each once and caches it, where
@@ -102,13 +108,7 @@ def save(
     if move is not None:
         connection.execute(
             INSERT_MOVE,
-            {
-                "table_id": move.table_id,
-                "game_number": move.game_number,
-                "ply": move.ply,
-                "move": move.move,
-                "played_at": move.played_at,
-            },
+            move_values(move),
         )
     if table.result is not None:
         connection.execute(KEEP_GAME[connection.dialect.name], game_values(table))

@@ -1,6 +1,6 @@
 """A table: the one serial owner of a game table in this process (Lichess's round actor).
 
-`Table.apply(command, by)` checks a command against the table and the rules, commits the new
+`Table.apply(command, by)` has the command decided (`decision.decide`, pure), commits the new
 state to storage (the database decides whether the version read is still the latest), then
 publishes it, and returns what happened as events. It never touches a socket: the frames it
 publishes go to whoever subscribed to the table's channel. Who is connected is kept here too
@@ -11,59 +11,39 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
-import hmac
+import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from tictactoe import IllegalMoveError
 from tictactoe.server.ops import metrics
 from tictactoe.server.ops.limits import TokenBuckets
 from tictactoe.server.pubsub import PubSub
-from tictactoe.server.pubsub.presence import Seen, SharedPresence
+from tictactoe.server.pubsub.presence import SharedPresence
 from tictactoe.server.storage import (
-    MoveRecord,
-    SeatRecord,
     StaleVersionError,
     Storage,
     StorageUnavailableError,
     TableRecord,
-    TakenBack,
 )
-from tictactoe.server.table import draw
+from tictactoe.server.table.attendance import Attendance
+from tictactoe.server.table.claim import ClaimWindow, claim_window
 from tictactoe.server.table.clock import Clock
 from tictactoe.server.table.commands import (
     REACTIONS,
     AnswerDraw,
-    AnswerTakeback,
-    AskRematch,
-    AskTakeback,
     ClaimWin,
     Command,
-    OfferDraw,
     PlayMove,
     Refused,
-    Resign,
-    SetName,
-    TakeSeat,
+    StaleCommand,
     TimeOut,
 )
-from tictactoe.server.table.events import Event
-from tictactoe.server.table.game import build_game, finish
-from tictactoe.server.table.rematch import start_rematch
-from tictactoe.server.table.seats import (
-    COMPUTER,
-    MARKS,
-    Mark,
-    members,
-    named,
-    other,
-    seat,
-    with_seat,
-)
-from tictactoe.server.table.takeback import plies_to_undo, taken_back
+from tictactoe.server.table.decision import decide, player_mark
+from tictactoe.server.table.events import Decision, Event
+from tictactoe.server.table.game import build_game
+from tictactoe.server.table.seats import COMPUTER, Mark, mark_of, other, person_of_client, seat
 from tictactoe.server.table.view import encode_envelope, frame_for_person, table_json
 
 log = logging.getLogger(__name__)
@@ -82,10 +62,6 @@ def channel_of(table_id: str) -> str:
 ComputerPlayer = Callable[[TableRecord], Awaitable[str]]
 # Whether the position is a proven draw (the computer accepts a draw offer only then).
 DrawJudge = Callable[[TableRecord], Awaitable[bool]]
-
-
-# People a side may have at a team table (the seat holder and teammates): a table stays small.
-MAX_TEAM_SIZE = 8
 
 
 class Table:
@@ -116,12 +92,8 @@ class Table:
         self._clock = clock
         self._lock = asyncio.Lock()
         now = clock()
-        # Open sockets per person (seat token hash), and since when a person has had none.
-        self._sockets: dict[str, int] = {}
-        self._spectators = 0  # their sockets: they keep the table in memory, not "connected"
-        self._away_since: dict[str, float] = {}
+        self._attendance = Attendance(since=now)
         self._turn_since = now
-        self._loaded_at = now
         self._envelope: str | None = None
         self._envelope_at = now
         self._claim_timer: asyncio.TimerHandle | None = None
@@ -132,7 +104,6 @@ class Table:
         self._shared = shared
         # Scale-out: players connected through other processes, and when the rest left.
         self._presence = presence
-        self._seen = Seen()
 
     @property
     def id(self) -> str:
@@ -147,62 +118,27 @@ class Table:
 
     def mark_of(self, person: str | None) -> Mark | None:
         """The mark a person (seat token hash, or COMPUTER) plays in the current game."""
-        if person is None:
-            return None
-        for mark in MARKS:
-            for holder in members(self.record, mark):
-                if person == COMPUTER:
-                    if holder.computer:
-                        return mark
-                elif holder.token_hash is not None and hmac.compare_digest(
-                    holder.token_hash, person
-                ):
-                    return mark
-        return None
+        return mark_of(self.record, person)
 
     def person_of_client(self, client_hash: str | None) -> str | None:
         """The person (seat token hash) whose seat is bound to this browser cookie, if any."""
-        if client_hash is None:
-            return None
-        for mark in MARKS:
-            for holder in members(self.record, mark):
-                if holder.client_hash is not None and hmac.compare_digest(
-                    holder.client_hash, client_hash
-                ):
-                    return holder.token_hash
-        return None
+        return person_of_client(self.record, client_hash)
 
     def person_connected(self, person: str | None) -> bool:
-        if person is None:
-            return False
-        return self._sockets.get(person, 0) > 0 or person in self._seen.connected
+        return self._attendance.person_connected(person)
 
     def is_connected(self, mark: Mark) -> bool:
         """Whether anyone playing `mark` is here (a team is here while one member is)."""
-        side = members(self.record, mark)
-        if self.record.opponent == "here":
-            # One device holds both seats: both people are here while it is.
-            side = (*side, *members(self.record, other(mark)))
-        return any(holder.computer or self.person_connected(holder.token_hash) for holder in side)
+        return self._attendance.is_connected(self.record, mark)
 
     @property
     def watchers(self) -> int:
         """How many sockets watch without a seat (here, plus the other processes' in scale-out)."""
-        return self._spectators + self._seen.spectators
+        return self._attendance.spectators + self._attendance.seen.spectators
 
     def away_since(self, mark: Mark) -> float | None:
         """Since when everyone playing `mark` has had no socket open (None: connected or no one)."""
-        side = [holder for holder in members(self.record, mark) if holder.token_hash is not None]
-        if not side or self.is_connected(mark):
-            return None
-        left = []
-        for holder in side:
-            person = holder.token_hash
-            assert person is not None
-            here = self._away_since.get(person, self._loaded_at)
-            # Gone from other processes later than from this one: that is when they left.
-            left.append(max(here, self._seen.left_at.get(person, here)))
-        return max(left)
+        return self._attendance.away_since(self.record, mark)
 
     def may_watch(self, person: str | None) -> bool:
         """Whether this person may see the table: anyone, unless it is private."""
@@ -213,17 +149,11 @@ class Table:
         """The table's clock as of now."""
         return Clock(self.record, self._clock())
 
-    def claim_possible_at(self) -> tuple[Mark, float] | None:
+    def claim_possible_at(self) -> ClaimWindow | None:
         """Who could claim the win, and from when: the opponent of a player away on their turn."""
-        if self.record.result is not None or self.game.is_over:
-            return None
-        mover: Mark = self.game.turn  # type: ignore[assignment]
-        away = self.away_since(mover)
-        if away is None or seat(self.record, other(mover)).computer:
-            return None
-        if not seat(self.record, other(mover)).taken:
-            return None
-        return other(mover), max(away, self._turn_since) + self._claim_after
+        return claim_window(
+            self.record, self.game, self.away_since, self._turn_since, self._claim_after
+        )
 
     def can_claim(self, person: str | None) -> bool:
         """Whether this person may claim the win right now."""
@@ -278,16 +208,16 @@ class Table:
         """Decides, saves, adopts and publishes one command (under the lock)."""
         try:
             try:
-                record, events, move, undone = self._decide(command, by)
-                await self._save(record, move, undone)
+                decision = self._decide(command, by)
+                await self._save(decision)
             except (Refused, StaleVersionError):
                 if not self._shared:
                     raise
                 # Our copy may be behind another process's writes (so the refusal, or the
                 # failed version check, may be ours alone): catch up, then decide again.
                 await self.refresh()
-                record, events, move, undone = self._decide(command, by)
-                await self._save(record, move, undone)
+                decision = self._decide(command, by)
+                await self._save(decision)
         except StaleVersionError:
             # Another process wrote first: catch up from the database and refuse.
             await self._reload()
@@ -300,210 +230,18 @@ class Table:
             raise Refused(
                 503, "the database is unreachable right now; nothing changed, try again"
             ) from None
-        self._adopt(record)
+        self._adopt(decision.record)
         await self._publish()
-        return events, move is not None
+        return list(decision.events), decision.move is not None
 
-    def _decide(
-        self, command: Command, by: str | None
-    ) -> tuple[TableRecord, list[Event], MoveRecord | None, TakenBack | None]:
-        record = self.record
-        version = record.version + 1
-        now = self._clock()
-        if isinstance(command, TakeSeat):
-            record = self._seated(record, command)
-            record = Clock(record, now).started()
-            record = dataclasses.replace(record, version=version, updated_at=now)
-            mark = self.mark_in(record, command.token_hash)
-            return record, [Event("seat-taken", version, mark=mark)], None, None
-        if isinstance(command, TimeOut):
-            flagged = self.clock.flagged()
-            if flagged is None or record.result is not None:
-                raise Refused(409, "no clock has run out")
-            record = Clock(record, now).stopped()
-            record = finish(record, other(flagged), "time")
-            record = dataclasses.replace(record, version=version, updated_at=now)
-            event = Event("game-over", version, result=other(flagged), ended_by="time")
-            return record, [event], None, None
-
-        if isinstance(command, AnswerDraw):
-            mark = self._player_mark(by)
-            if command.accept and record.draw_offer == other(mark):
-                record, events = draw.agreed(record, now)
-            else:
-                record, events = draw.declined(record, mark)
-            return dataclasses.replace(record, version=version, updated_at=now), events, None, None
-        mark = self._player_mark(by)
-        one_device = record.opponent == "here"
-        if one_device and not isinstance(command, SetName):
-            # Both people share one screen: whoever's turn it is acts (the last mover takes back).
-            turn: Mark = self.game.turn  # type: ignore[assignment]
-            mark = other(turn) if isinstance(command, AskTakeback) else turn
-        if isinstance(command, SetName):
-            if one_device and command.side is not None:
-                mark = command.side
-            record = named(record, mark, command.name)
-            event = Event("name-set", version, mark=mark)
-            return dataclasses.replace(record, version=version, updated_at=now), [event], None, None
-        if isinstance(command, OfferDraw):
-            record, events = draw.offered(record, mark, now)
-            return dataclasses.replace(record, version=version, updated_at=now), events, None, None
-        if isinstance(command, PlayMove):
-            if command.version is not None and command.version != record.version:
-                raise Refused(
-                    409,
-                    f"stale version {command.version}: the table is at version {record.version}",
-                    table=self.view(),
-                )
-            if record.result is not None:
-                ran_out = " on time" if record.ended_by == "time" else ""
-                raise Refused(422, f"the game is over{ran_out}", reason="game-over")
-            if self.game.turn != mark:
-                raise Refused(403, f"it is {self.game.turn.upper()}'s turn, not yours")
-            try:
-                game = self.game.play(command.move)
-            except IllegalMoveError as error:
-                raise Refused(422, str(error), reason=error.reason) from None
-            ply = len(record.moves) + 1
-            record = dataclasses.replace(
-                Clock(record, now).after_move(mark),
-                moves=(*record.moves, command.move),
-                version=version,
-                updated_at=now,
-                # A takeback request (or draw offer) lapses once another move is played.
-                takeback_by=None,
-                draw_offer=None,
-            )
-            events = [Event("moved", version, mark=mark, move=command.move)]
-            if game.result is not None:
-                record = Clock(record, now).stopped()
-                record = finish(record, game.result, "draw" if game.result == "draw" else "line")
-                events.append(
-                    Event("game-over", version, result=record.result, ended_by=record.ended_by)
-                )
-            move = MoveRecord(record.id, record.game_number, ply, command.move, now)
-            return record, events, move, None
-        if isinstance(command, Resign):
-            self._require_game_in_progress()
-            if not seat(record, other(mark)).taken:
-                raise Refused(409, "nobody has taken the other seat yet")
-            record = finish(Clock(record, now).stopped(), other(mark), "resign")
-            record = dataclasses.replace(record, version=version, updated_at=now)
-            return (
-                record,
-                [Event("game-over", version, result=other(mark), ended_by="resign")],
-                None,
-                None,
-            )
-        if isinstance(command, ClaimWin):
-            self._require_game_in_progress()
-            claim = self.claim_possible_at()
-            if claim is None or claim[0] != mark:
-                raise Refused(
-                    403, "you can claim the win only while your opponent is away on their turn"
-                )
-            if claim[1] > now:
-                raise Refused(
-                    403, f"your opponent may come back: you can claim in {claim[1] - now:.0f} s"
-                )
-            record = finish(Clock(record, now).stopped(), mark, "abandon")
-            record = dataclasses.replace(record, version=version, updated_at=now)
-            return (
-                record,
-                [Event("game-over", version, result=mark, ended_by="abandon")],
-                None,
-                None,
-            )
-        if isinstance(command, AskRematch):
-            if record.result is None:
-                raise Refused(409, "a rematch can be asked for once the game is over")
-            record = dataclasses.replace(
-                record,
-                rematch_x=record.rematch_x or mark == "x" or one_device,
-                rematch_o=record.rematch_o or mark == "o" or one_device,
-                version=version,
-                updated_at=now,
-            )
-            events = [Event("rematch-asked", version, mark=mark)]
-            both = (record.rematch_x or record.x.computer) and (
-                record.rematch_o or record.o.computer
-            )
-            if both:
-                record = start_rematch(record)
-                events.append(Event("game-started", version))
-            return record, events, None, None
-        if isinstance(command, AskTakeback):
-            if not record.takebacks:
-                raise Refused(
-                    403, "takebacks are not allowed at this table", reason="takebacks-off"
-                )
-            self._require_game_in_progress()
-            if plies_to_undo(record, mark) == 0:
-                raise Refused(409, "you have no move to take back", reason="nothing-to-take-back")
-            if record.takeback_by is not None:
-                raise Refused(409, "a takeback is already asked for", reason="takeback-pending")
-            if seat(record, other(mark)).computer or one_device:
-                record, undone = taken_back(record, mark, now)
-                record = dataclasses.replace(record, version=version, updated_at=now)
-                return record, [Event("taken-back", version, mark=mark)], None, undone
-            record = dataclasses.replace(record, takeback_by=mark, version=version, updated_at=now)
-            return record, [Event("takeback-asked", version, mark=mark)], None, None
-        if isinstance(command, AnswerTakeback):
-            asker = record.takeback_by
-            if asker is None or asker == mark or record.result is not None:
-                raise Refused(409, "your opponent has not asked for a takeback")
-            if not command.accept:
-                record = dataclasses.replace(
-                    record, takeback_by=None, version=version, updated_at=now
-                )
-                return record, [Event("takeback-declined", version, mark=mark)], None, None
-            record, undone = taken_back(record, other(mark), now)
-            record = dataclasses.replace(record, version=version, updated_at=now)
-            return record, [Event("taken-back", version, mark=other(mark))], None, undone
-        raise TypeError(f"unknown command {command!r}")
-
-    def _seated(self, record: TableRecord, command: TakeSeat) -> TableRecord:
-        """The record with the newcomer seated: in a free seat, or (teams) in a side."""
-        newcomer = SeatRecord(command.token_hash, command.client_hash)
-        free = [mark for mark in MARKS if not seat(record, mark).taken]
-        if command.side is not None and command.side in free:
-            return with_seat(record, command.side, newcomer)
-        if free and command.side is None:
-            return with_seat(record, free[0], newcomer)
-        if not record.teams or record.opponent == "computer":
-            raise Refused(409, "both seats are taken; you can watch")
-        if not record.teams_open and record.moves:
-            raise Refused(
-                409, "this table's teams are closed while a game is played; join between games"
-            )
-        fewer: Mark = min(MARKS, key=lambda mark: len(members(record, mark)))
-        side: Mark = command.side if command.side is not None else fewer
-        if len(members(record, side)) >= MAX_TEAM_SIZE:
-            raise Refused(409, f"that side is full: at most {MAX_TEAM_SIZE} people a side")
-        if not seat(record, side).taken:
-            return with_seat(record, side, newcomer)
-        if side == "x":
-            return dataclasses.replace(record, x_mates=(*record.x_mates, newcomer))
-        return dataclasses.replace(record, o_mates=(*record.o_mates, newcomer))
-
-    @staticmethod
-    def mark_in(record: TableRecord, token_hash: str) -> Mark:
-        for mark in MARKS:
-            if any(holder.token_hash == token_hash for holder in members(record, mark)):
-                return mark
-        raise LookupError(token_hash)
-
-    def _player_mark(self, by: str | None) -> Mark:
-        if by is None:
-            raise Refused(401, "a seat token is needed to play")
-        mark = self.mark_of(by)
-        if mark is None:
-            raise Refused(403, "you do not sit at this table")
-        return mark
-
-    def _require_game_in_progress(self) -> None:
-        if self.record.result is not None:
-            raise Refused(409, "the game is already over")
+    def _decide(self, command: Command, by: str | None) -> Decision:
+        """The pure decision on this table's copy (see `decision.decide`)."""
+        claim = self.claim_possible_at() if isinstance(command, ClaimWin) else None
+        try:
+            return decide(self.record, command, by, self._clock(), game=self.game, claim=claim)
+        except StaleCommand as stale:
+            stale.table = self.view()  # so the caller can catch up at once
+            raise
 
     def _adopt(self, record: TableRecord) -> None:
         old = self.record
@@ -517,13 +255,13 @@ class Table:
             self._turn_since = self._clock()
         self._envelope = None
 
-    async def _save(
-        self, record: TableRecord, move: MoveRecord | None, undone: TakenBack | None = None
-    ) -> None:
-        """Commits `record` over the version this process holds; the database refuses it
+    async def _save(self, decision: Decision) -> None:
+        """Commits the decided record over the version this process holds; the database refuses it
         (`StaleVersionError`) if that is not the latest. In scale-out, learns meanwhile who is
         connected through other processes, for the frame about to be published."""
-        save = self._storage.save(record, self.record.version, move, undone)
+        save = self._storage.save(
+            decision.record, self.record.version, decision.move, decision.undone
+        )
         if self._presence is None:
             await save
         else:
@@ -547,8 +285,8 @@ class Table:
         if self._presence is None:
             return
         seen = await self._presence.seen(self.id)
-        if seen != self._seen:
-            self._seen = seen
+        if seen != self._attendance.seen:
+            self._attendance.seen = seen
             self._envelope = None
 
     # -- presence --
@@ -556,12 +294,10 @@ class Table:
     async def connect(self, person: str | None) -> None:
         """A socket of `person` opened (None: a spectator's)."""
         if person is None:
-            self._spectators += 1
+            self._attendance.spectators += 1
             await self._watchers_changed()
             return
-        self._sockets[person] = self._sockets.get(person, 0) + 1
-        if self._sockets[person] == 1:
-            self._away_since.pop(person, None)
+        if self._attendance.arrived(person):
             if self._presence is not None:
                 await self._presence.arrived(self.id, person)
             await self._presence_changed()
@@ -569,15 +305,10 @@ class Table:
     async def disconnect(self, person: str | None) -> None:
         """A socket of `person` closed."""
         if person is None:
-            self._spectators = max(0, self._spectators - 1)
+            self._attendance.spectators = max(0, self._attendance.spectators - 1)
             await self._watchers_changed()
             return
-        if person not in self._sockets:
-            return
-        self._sockets[person] -= 1
-        if self._sockets[person] == 0:
-            del self._sockets[person]
-            self._away_since[person] = self._clock()
+        if self._attendance.left(person, self._clock()):
             if self._presence is not None:
                 await self._presence.left(self.id, person)
             await self._presence_changed()
@@ -586,16 +317,16 @@ class Table:
     def is_idle(self) -> bool:
         """Nobody connected here and nothing under way: the table may leave memory."""
         computing = self._computer_task is not None and not self._computer_task.done()
-        watched = self.socket_count > 0 or self._spectators > 0
+        watched = self.socket_count > 0 or self._attendance.spectators > 0
         return not watched and not self._lock.locked() and not computing
 
     @property
     def socket_count(self) -> int:
-        return sum(self._sockets.values())
+        return self._attendance.socket_count
 
     async def _watchers_changed(self) -> None:
         if self._presence is not None:
-            await self._presence.watching(self.id, self._spectators)
+            await self._presence.watching(self.id, self._attendance.spectators)
         self._envelope = None
         await self._look_around()
         await self._publish()
@@ -665,7 +396,7 @@ class Table:
 
     async def react(self, reaction: str, by: str | None) -> None:
         """Shows a player's quick reaction to everyone at the table (not stored)."""
-        mark = self._player_mark(by)
+        mark = player_mark(self.record, by)
         if reaction not in REACTIONS:
             raise Refused(422, f"reactions are one of {', '.join(REACTIONS)}", reason="reaction")
         assert by is not None
@@ -738,6 +469,4 @@ def _log_failure(task: asyncio.Future[Any]) -> None:
 
 
 def _dumps(value: Any) -> str:
-    import json
-
     return json.dumps(value, separators=(",", ":"))

@@ -10,11 +10,13 @@ move, and stops when the game ends.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Literal
+from typing import Any
 
 from tictactoe.server.storage import TableRecord
-
-Mark = Literal["x", "o"]
+from tictactoe.server.table.commands import Refused
+from tictactoe.server.table.events import Decision, Event, stamped
+from tictactoe.server.table.game import finish
+from tictactoe.server.table.seats import Mark, other
 
 
 def side_to_move(record: TableRecord) -> Mark:
@@ -123,3 +125,14 @@ class Clock:
             "o": round(self.left("o"), 3),
             "running": self.running,
         }
+
+
+def time_out(record: TableRecord, now: float) -> Decision:
+    """The side to move has run out of time: the game ends, won by the other side."""
+    flagged = Clock(record, now).flagged()
+    if flagged is None or record.result is not None:
+        raise Refused(409, "no clock has run out")
+    after = stamped(finish(Clock(record, now).stopped(), other(flagged), "time"), now)
+    return Decision(
+        after, (Event("game-over", after.version, result=other(flagged), ended_by="time"),)
+    )

@@ -29,6 +29,10 @@ class Refused(Exception):
         self.table = table
 
 
+class StaleCommand(Refused):
+    """A command pinned to a version the table has moved past (409); the actor adds the table."""
+
+
 @dataclass(frozen=True, slots=True)
 class PlayMove:
     move: str

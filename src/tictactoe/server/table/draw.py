@@ -8,37 +8,43 @@ import dataclasses
 from tictactoe.server.storage import TableRecord
 from tictactoe.server.table.clock import Clock
 from tictactoe.server.table.commands import Refused
-from tictactoe.server.table.events import Event
+from tictactoe.server.table.events import Decision, Event, stamped
 from tictactoe.server.table.game import finish
 from tictactoe.server.table.seats import Mark, other, seat
 
 
-def offered(record: TableRecord, mark: Mark, now: float) -> tuple[TableRecord, list[Event]]:
-    """`mark` offers a draw, or accepts the pending offer of the other side; the record comes
-    back with its version and time still to be set by the caller."""
+def offer_draw(record: TableRecord, mark: Mark, now: float) -> Decision:
+    """`mark` offers a draw, or accepts the pending offer of the other side."""
     if record.result is not None:
         raise Refused(409, "the game is already over")
     if not seat(record, other(mark)).taken:
         raise Refused(409, "nobody has taken the other seat yet")
     if record.draw_offer == mark:
         raise Refused(409, "you have offered a draw already", reason="draw-pending")
-    version = record.version + 1
     if record.draw_offer == other(mark) or record.opponent == "here":
         return agreed(record, now)
-    return dataclasses.replace(record, draw_offer=mark), [Event("draw-offered", version, mark=mark)]
+    after = stamped(dataclasses.replace(record, draw_offer=mark), now)
+    return Decision(after, (Event("draw-offered", after.version, mark=mark),))
 
 
-def agreed(record: TableRecord, now: float) -> tuple[TableRecord, list[Event]]:
+def answer_draw(record: TableRecord, mark: Mark, accept: bool, now: float) -> Decision:
+    """The computer's answer (as `mark`) to the draw offered to it."""
+    if accept and record.draw_offer == other(mark):
+        return agreed(record, now)
+    return declined(record, mark, now)
+
+
+def agreed(record: TableRecord, now: float) -> Decision:
     """The game ends drawn by agreement; the score counts it as a draw."""
-    record = finish(Clock(record, now).stopped(), "draw", "agreement")
-    record = dataclasses.replace(record, draw_offer=None)
-    return record, [Event("game-over", record.version + 1, result="draw", ended_by="agreement")]
+    ended = finish(Clock(record, now).stopped(), "draw", "agreement")
+    after = stamped(dataclasses.replace(ended, draw_offer=None), now)
+    event = Event("game-over", after.version, result="draw", ended_by="agreement")
+    return Decision(after, (event,))
 
 
-def declined(record: TableRecord, by: Mark) -> tuple[TableRecord, list[Event]]:
+def declined(record: TableRecord, by: Mark, now: float) -> Decision:
     """The offer to `by` is turned down (the computer's answer; a person declines by moving)."""
     if record.draw_offer != other(by) or record.result is not None:
         raise Refused(409, "no draw is offered to you")
-    return dataclasses.replace(record, draw_offer=None), [
-        Event("draw-declined", record.version + 1, mark=by)
-    ]
+    after = stamped(dataclasses.replace(record, draw_offer=None), now)
+    return Decision(after, (Event("draw-declined", after.version, mark=by),))

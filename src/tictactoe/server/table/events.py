@@ -1,32 +1,58 @@
-"""What happened at a table: the events a command produced."""
+"""What a decision produces: the events (explicit values, so a "what changed" frame can be built
+from them), and the `Decision` that carries them with the new record and what the log gains or
+loses."""
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Literal
 
+from tictactoe.server.storage import MoveRecord, TableRecord, TakenBack
 from tictactoe.server.table.seats import Mark
+
+EventKind = Literal[
+    "seat-taken",
+    "moved",
+    "game-over",
+    "rematch-asked",
+    "game-started",
+    "takeback-asked",
+    "taken-back",
+    "takeback-declined",
+    "name-set",
+    "draw-offered",
+    "draw-declined",
+]
 
 
 @dataclass(frozen=True, slots=True)
 class Event:
-    """Something that happened at the table; `version` is the table's version after it."""
+    """Something that happened at the table; `version` is the table's version after it.
 
-    kind: Literal[
-        "seat-taken",
-        "moved",
-        "game-over",
-        "rematch-asked",
-        "game-started",
-        "takeback-asked",
-        "taken-back",
-        "takeback-declined",
-        "name-set",
-        "draw-offered",
-        "draw-declined",
-    ]
+    `mark` is who did it (seat-taken, moved, rematch-asked, name-set, draw-*, takeback-*: for
+    taken-back, whose move was undone), `move` the move played, `result`/`ended_by` how a game
+    ended."""
+
+    kind: EventKind
     version: int
     mark: Mark | None = None
     move: str | None = None
     result: str | None = None
     ended_by: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """An accepted command: the table's new record (one version on), what happened, the move to
+    add to the log (if any) and the moves to take out of it (a takeback)."""
+
+    record: TableRecord
+    events: tuple[Event, ...]
+    move: MoveRecord | None = None
+    undone: TakenBack | None = None
+
+
+def stamped(record: TableRecord, now: float) -> TableRecord:
+    """The record one version on, changed at `now`: every accepted command is one version."""
+    return dataclasses.replace(record, version=record.version + 1, updated_at=now)

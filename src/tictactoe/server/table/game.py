@@ -1,4 +1,5 @@
-"""A table's game: the rules' game for its record, and the record when a game ends."""
+"""A table's game: the rules' game for its record, whether it is still on, and the record when it
+ends (the score counted)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import dataclasses
 
 from tictactoe import Game
 from tictactoe.server.storage import TableRecord
+from tictactoe.server.table.commands import Refused
 
 
 def build_game(record: TableRecord) -> Game:
@@ -30,3 +32,9 @@ def finish(record: TableRecord, result: str, ended_by: str) -> TableRecord:
         score_o=record.score_o + (result == "o"),
         draws=record.draws + (result == "draw"),
     )
+
+
+def require_in_progress(record: TableRecord) -> None:
+    """Refuses (409) once the game is over."""
+    if record.result is not None:
+        raise Refused(409, "the game is already over")

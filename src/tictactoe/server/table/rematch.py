@@ -1,4 +1,5 @@
-"""The next game at a table once both players ask for it."""
+"""A rematch: once a game is over each side asks (the computer always agrees), and when both
+have, the next game starts with the marks swapped and each person's score going with them."""
 
 from __future__ import annotations
 
@@ -6,6 +7,31 @@ import dataclasses
 
 from tictactoe.server.storage import TableRecord
 from tictactoe.server.table.clock import Clock
+from tictactoe.server.table.commands import Refused
+from tictactoe.server.table.events import Decision, Event, stamped
+from tictactoe.server.table.seats import Mark
+
+
+def ask_rematch(record: TableRecord, mark: Mark, now: float) -> Decision:
+    """`mark` asks for the next game; it starts at once if the other side asked (or is the
+    computer)."""
+    if record.result is None:
+        raise Refused(409, "a rematch can be asked for once the game is over")
+    after = stamped(
+        dataclasses.replace(
+            record,
+            # One device: both people are at the screen, so one ask is both.
+            rematch_x=record.rematch_x or mark == "x" or record.opponent == "here",
+            rematch_o=record.rematch_o or mark == "o" or record.opponent == "here",
+        ),
+        now,
+    )
+    events = [Event("rematch-asked", after.version, mark=mark)]
+    both = (after.rematch_x or after.x.computer) and (after.rematch_o or after.o.computer)
+    if both:
+        after = start_rematch(after)
+        events.append(Event("game-started", after.version))
+    return Decision(after, tuple(events))
 
 
 def start_rematch(record: TableRecord) -> TableRecord:

@@ -1,9 +1,10 @@
-"""Who sits where: the two marks, the computer's `by`, and a side's members (the seat holder, then
-teammates)."""
+"""Who sits where: the two marks, the computer's `by`, a side's members (the seat holder, then
+teammates), and which mark a person (seat token hash) or a browser (cookie hash) plays."""
 
 from __future__ import annotations
 
 import dataclasses
+import hmac
 from typing import Literal
 
 from tictactoe.server.storage import SeatRecord, TableRecord
@@ -40,6 +41,33 @@ def with_seat(record: TableRecord, mark: Mark, holder: SeatRecord) -> TableRecor
         if mark == "x"
         else dataclasses.replace(record, o=holder)
     )
+
+
+def mark_of(record: TableRecord, person: str | None) -> Mark | None:
+    """The mark a person (seat token hash, or COMPUTER) plays in the current game."""
+    if person is None:
+        return None
+    for mark in MARKS:
+        for holder in members(record, mark):
+            if person == COMPUTER:
+                if holder.computer:
+                    return mark
+            elif holder.token_hash is not None and hmac.compare_digest(holder.token_hash, person):
+                return mark
+    return None
+
+
+def person_of_client(record: TableRecord, client_hash: str | None) -> str | None:
+    """The person (seat token hash) whose seat is bound to this browser cookie, if any."""
+    if client_hash is None:
+        return None
+    for mark in MARKS:
+        for holder in members(record, mark):
+            if holder.client_hash is not None and hmac.compare_digest(
+                holder.client_hash, client_hash
+            ):
+                return holder.token_hash
+    return None
 
 
 def named(record: TableRecord, mark: Mark, name: str) -> TableRecord:

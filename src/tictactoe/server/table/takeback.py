@@ -6,12 +6,13 @@ shortens the record and removes the undone moves from the log, so a restart lose
 from __future__ import annotations
 
 import dataclasses
-from typing import Literal
 
 from tictactoe.server.storage import TableRecord, TakenBack
 from tictactoe.server.table.clock import Clock, side_to_move
-
-Mark = Literal["x", "o"]
+from tictactoe.server.table.commands import Refused
+from tictactoe.server.table.events import Decision, Event, stamped
+from tictactoe.server.table.game import require_in_progress
+from tictactoe.server.table.seats import Mark, other, seat
 
 
 def plies_to_undo(record: TableRecord, asker: Mark) -> int:
@@ -41,3 +42,34 @@ def taken_back(record: TableRecord, asker: Mark, now: float) -> tuple[TableRecor
         Clock(undone, now).started(),
         TakenBack(record.id, record.game_number, len(kept) + 1),
     )
+
+
+def ask_takeback(record: TableRecord, mark: Mark, now: float) -> Decision:
+    """`mark` asks to undo their last move: against the computer (or at one device) it is undone
+    at once, else the opponent is asked."""
+    if not record.takebacks:
+        raise Refused(403, "takebacks are not allowed at this table", reason="takebacks-off")
+    require_in_progress(record)
+    if plies_to_undo(record, mark) == 0:
+        raise Refused(409, "you have no move to take back", reason="nothing-to-take-back")
+    if record.takeback_by is not None:
+        raise Refused(409, "a takeback is already asked for", reason="takeback-pending")
+    if seat(record, other(mark)).computer or record.opponent == "here":
+        undone, gone = taken_back(record, mark, now)
+        after = stamped(undone, now)
+        return Decision(after, (Event("taken-back", after.version, mark=mark),), undone=gone)
+    after = stamped(dataclasses.replace(record, takeback_by=mark), now)
+    return Decision(after, (Event("takeback-asked", after.version, mark=mark),))
+
+
+def answer_takeback(record: TableRecord, mark: Mark, accept: bool, now: float) -> Decision:
+    """`mark` answers the opponent's request: the move is undone, or the request dropped."""
+    asker = record.takeback_by
+    if asker is None or asker == mark or record.result is not None:
+        raise Refused(409, "your opponent has not asked for a takeback")
+    if not accept:
+        after = stamped(dataclasses.replace(record, takeback_by=None), now)
+        return Decision(after, (Event("takeback-declined", after.version, mark=mark),))
+    undone, gone = taken_back(record, other(mark), now)
+    after = stamped(undone, now)
+    return Decision(after, (Event("taken-back", after.version, mark=other(mark)),), undone=gone)
