@@ -8,8 +8,9 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
+from tictactoe.server.web.templating import LANGUAGES
+
 NewContext = Callable[..., BrowserContext]
-LANGUAGES = ["en", "el", "fi", "sv", "cs"]
 PAGES = ["/", "/games/standard", "/games/ultimate", "/analysis", "/my-games"]
 
 

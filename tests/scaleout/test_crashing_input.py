@@ -92,8 +92,19 @@ def socket_answer(ws: Any, text: str) -> dict[str, Any]:
         '{"type": "move", "move": @}',
         '{"type": @}',
         '{"type": "react", "reaction": @}',
+        '{"type": {"a": 1}, "move": "e5"}',  # found by bench/hostile.py: an unhashable type
+        '{"type": ["move"]}',
     ],
-    ids=["deep-array", "deep-move", "auth-surrogate", "move-surrogate", "type-surrogate", "react"],
+    ids=[
+        "deep-array",
+        "deep-move",
+        "auth-surrogate",
+        "move-surrogate",
+        "type-surrogate",
+        "react",
+        "object-type",
+        "list-type",
+    ],
 )
 def test_a_crashing_socket_message_gets_a_4xx_error_and_the_socket_goes_on(
     client: TestClient, text: str

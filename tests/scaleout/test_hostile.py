@@ -89,7 +89,24 @@ json_values = st.recursive(
 message_types = st.sampled_from(
     ["move", "resign", "rematch", "claim", "sync", "auth", "ping", "table", "", "MOVE"]
 )
+# What the hostile sweep of issue 13 found: lone surrogates (JSON can spell them, UTF-8 cannot),
+# deep nesting, keys and types spelled with escapes, types that are not strings.
+surrogates = st.sampled_from(["\\ud800", "\\udfff", "\\ud83d", "a\\udc00b"])
+escaped = st.sampled_from(
+    ['{"type": "\\u006dove", "\\u006dove": "e5"}', '{"\\u0074ype": "t\\u0061keback"}']
+)
+deep = st.integers(min_value=30, max_value=3000).map(lambda n: "[" * n + "]" * n)
+found = st.one_of(
+    surrogates.map(lambda s: '{"type": "auth", "token": "' + s + '"}'),
+    surrogates.map(lambda s: '{"type": "move", "move": "' + s + '"}'),
+    surrogates.map(lambda s: '{"type": "' + s + '"}'),
+    escaped,
+    deep,
+    deep.map(lambda d: '{"type": "move", "move": ' + d + "}"),
+    json_values.map(lambda v: json.dumps({"type": v, "move": "e5"})),
+)
 messages = st.one_of(
+    found,
     st.text(max_size=200),
     json_values.map(json.dumps),
     st.fixed_dictionaries(
@@ -137,6 +154,25 @@ def test_hypothesis_websocket_messages_get_4xx_answers_and_never_break_the_socke
                     assert 400 <= answer["status"] < 500, (text, answer)
     table = lenient_client.get(f"/api/tables/{created['id']}").json()
     Game.from_record("ultimate", table["record"])  # whatever landed was legal
+
+
+bodies = st.one_of(
+    json_values.map(json.dumps),
+    found.filter(lambda text: not text.startswith('{"type": "auth')),
+    surrogates.map(lambda s: '{"move": "' + s + '"}'),
+)
+
+
+@given(body=bodies)
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+def test_hypothesis_json_bodies_anywhere_get_4xx_never_5xx(
+    lenient_client: TestClient, body: str
+) -> None:
+    created = lenient_client.post("/api/tables", json={"variant": "ultimate"}).json()
+    headers = {"Authorization": f"Bearer {created['token']}", "Content-Type": "application/json"}
+    for path in ("/api/tables", f"/api/tables/{created['id']}/moves", "/api/positions"):
+        response = lenient_client.post(path, content=body.encode(), headers=headers)
+        assert response.status_code < 500, (path, body[:80], response.text[:200])
 
 
 @given(body=json_values)

@@ -231,7 +231,8 @@ def _is_action(message: Message) -> bool:
         body = read_json(text)
     except ValueError:
         return False  # the site answers it with its own error
-    return isinstance(body, dict) and body.get("type") in _SOCKET_ACTIONS
+    kind = body.get("type") if isinstance(body, dict) else None
+    return isinstance(kind, str) and kind in _SOCKET_ACTIONS
 
 
 async def _too_many_http(send: Send, wait: float) -> None:

@@ -29,14 +29,39 @@ STATIC_DIR = HERE / "static"
 LOCALES_DIR = HERE / "locales"
 
 DEFAULT_LANGUAGE = "en"
-# Each language named in itself: that is the name a reader looks for in a language menu.
-LANGUAGES: dict[str, str] = {
+# Each language named in itself: that is the name a reader looks for in a language menu. The menu
+# shows them in this order: alphabetical by that name, Latin script first, then Greek.
+LANGUAGE_NAMES: dict[str, str] = {
+    "cs": "Čeština",
+    "de": "Deutsch",
     "en": "English",
-    "el": "Ελληνικά",
+    "es": "Español",
+    "fr": "Français",
+    "it": "Italiano",
+    "nl": "Nederlands",
+    "pl": "Polski",
+    "pt": "Português",
     "fi": "Suomi",
     "sv": "Svenska",
-    "cs": "Čeština",
+    "el": "Ελληνικά",
 }
+
+
+def available_languages(locales: Path) -> dict[str, str]:
+    """English and every named language with a catalog under `locales`, in menu order: a
+    language is offered as soon as its catalog is there, never before.
+
+    >>> list(available_languages(Path("/nonexistent")))
+    ['en']
+    """
+    return {
+        code: name
+        for code, name in LANGUAGE_NAMES.items()
+        if code == DEFAULT_LANGUAGE or (locales / code / "LC_MESSAGES" / "messages.po").is_file()
+    }
+
+
+LANGUAGES: dict[str, str] = available_languages(LOCALES_DIR)
 LANGUAGE_COOKIE = "lang"
 LANGUAGE_COOKIE_MAX_AGE = 365 * 24 * 3600
 
@@ -80,8 +105,10 @@ def choose_language(query: str | None, cookie: str | None, accept_language: str 
     'sv'
     >>> choose_language("xx", "fi", "cs")
     'fi'
-    >>> choose_language(None, None, "de-DE,cs;q=0.8")
+    >>> choose_language(None, None, "ja-JP,cs;q=0.8")
     'cs'
+    >>> choose_language(None, None, "de-AT,de;q=0.9,en;q=0.5")
+    'de'
     >>> choose_language(None, None, None)
     'en'
     """
