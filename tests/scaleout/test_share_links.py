@@ -44,8 +44,13 @@ def test_a_forged_host_header_does_not_change_anyone_elses_links(tmp_path: Path)
                 first = table_frames(player, 1)[0]
                 assert first["url"] == f"http://testserver/t/{created['id']}"
                 player.send_json({"type": "move", "move": "e5"})
-                while not (frame := table_frames(player, 1)[0])["moves"]:
+                # A move goes out as a small `moved` frame; the whole table (with its link) comes
+                # on a sync, as it does after a version gap.
+                while player.receive_json()["type"] != "moved":
                     pass
+                player.send_json({"type": "sync", "version": 0})
+                frame = table_frames(player, 1)[0]
+                assert frame["moves"] == ["e5"]
                 assert frame["url"] == f"http://testserver/t/{created['id']}"
         with client.websocket_connect(url) as later:
             assert table_frames(later, 1)[0]["url"] == f"http://testserver/t/{created['id']}"
