@@ -148,8 +148,7 @@ def test_a_starter_bot_that_prints_forever_at_the_end_of_its_input_plays_two_gam
     # once the unread pipe is full (found with a real arena bot).
     if language == "c":
         compiler = shutil.which("cc") or shutil.which("gcc")
-        if compiler is None:
-            pytest.skip("no C compiler")
+        assert compiler is not None, "a C compiler is needed to build the starter bot"
         (tmp_path / "starter.c").write_text(STARTER_C)
         subprocess.run(
             [compiler, "-O2", "-o", str(tmp_path / "starter"), str(tmp_path / "starter.c")],
