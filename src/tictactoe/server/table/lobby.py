@@ -20,18 +20,39 @@ def creator_mark(record: TableRecord) -> Mark | None:
     return taken[0] if len(taken) == 1 else None
 
 
-def settings_of(record: TableRecord) -> dict[str, Any]:
+def settings(
+    variant: str,
+    size: int,
+    line: int,
+    teams: bool,
+    takebacks: bool,
+    clock_minutes: float | None,
+    clock_increment: float,
+) -> dict[str, Any]:
     """What a stranger chooses a table by (and what "play someone now" matches)."""
-    minutes = None if record.clock_seconds is None else record.clock_seconds / 60
     return {
-        "variant": record.variant,
-        "size": record.size,
-        "line": record.line,
-        "teams": record.teams,
-        "takebacks": record.takebacks,
-        "clock_minutes": minutes,
-        "clock_increment": record.clock_increment,
+        "variant": variant,
+        "size": size,
+        "line": line,
+        "teams": teams,
+        "takebacks": takebacks,
+        "clock_minutes": clock_minutes,
+        "clock_increment": clock_increment if clock_minutes else 0.0,
     }
+
+
+def settings_of(record: TableRecord) -> dict[str, Any]:
+    """`settings` of a table as stored."""
+    minutes = None if record.clock_seconds is None else record.clock_seconds / 60
+    return settings(
+        record.variant,
+        record.size,
+        record.line,
+        record.teams,
+        record.takebacks,
+        minutes,
+        record.clock_increment,
+    )
 
 
 def listed(

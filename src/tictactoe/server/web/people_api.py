@@ -142,15 +142,15 @@ async def play_someone(request: Request, options: TableOptions) -> tuple[NewTabl
         game = new_game(options.variant, size=options.size, line=options.line)
     except ValueError as error:
         raise Refused(422, str(error)) from None
-    wanted = {
-        "variant": options.variant,
-        "size": game.size,
-        "line": game.line,
-        "teams": options.teams,
-        "takebacks": options.takebacks,
-        "clock_minutes": options.clock_minutes,
-        "clock_increment": options.clock_increment if options.clock_minutes else 0.0,
-    }
+    wanted = lobby.settings(
+        options.variant,
+        game.size,
+        game.line,
+        options.teams,
+        options.takebacks,
+        options.clock_minutes,
+        options.clock_increment,
+    )
     client = client_hash(request)
     tables = tables_of(request)
     for record in lobby.partner_for(await open_tables_here(request), wanted, client):
