@@ -51,12 +51,13 @@ def evaluations_per_second(seconds: float) -> float:
 
     net = vn.weights()
     active = np.empty(vn.MAX_ACTIVE, dtype=np.int64)
-    hidden = np.empty((1, net.b1.shape[0]), dtype=np.float32)
+    sums = np.empty(net.b1.shape[0], dtype=np.int32)
+    hidden = np.empty(net.b1.shape[0], dtype=np.float32)
     state = ultimate_state(tictactoe.Game.from_record("ultimate", "e5 e4"))
     done, began = 0, time.perf_counter()
     while time.perf_counter() - began < seconds:
         for _ in range(10_000):
-            vn.value(state, net.w1, net.b1, net.w2t, net.b2, net.w3, net.b3, active, hidden)
+            vn.value(state, net.w1, net.b1, net.w2t, net.b2, net.w3, net.b3, active, sums, hidden)
         done += 10_000
     return done / (time.perf_counter() - began)
 

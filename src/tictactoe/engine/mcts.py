@@ -119,7 +119,8 @@ def run_iterations(
     """
     capacity = visits.shape[0]
     active = np.empty(MAX_ACTIVE, dtype=np.int64)
-    hidden = np.empty((1, b1.shape[0]), dtype=np.float32)
+    sums = np.empty(b1.shape[0], dtype=np.int32)
+    hidden = np.empty(b1.shape[0], dtype=np.float32)
     s = np.empty(STATE_SIZE, dtype=np.int64)
     path = np.empty(128, dtype=np.int64)
     buffer = np.empty(81, dtype=np.int64)
@@ -227,7 +228,7 @@ def run_iterations(
             mover = 1 - s[TURN]
             reward = 0.0
             if value_mix > 0.0:
-                v = net_value(s, w1, b1, w2t, b2, w3, b3, active, hidden)
+                v = net_value(s, w1, b1, w2t, b2, w3, b3, active, sums, hidden)
                 reward = value_mix * (1.0 - v)
             if value_mix < 1.0:
                 if policy == 0:

@@ -42,7 +42,7 @@ class _NoNet(vn.Weights):
     """Stand-in weights for searches that use no value (`value_mix` 0): never evaluated."""
 
     def __init__(self) -> None:
-        self.w1 = np.zeros((vn.FEATURES, 1), dtype=np.float32)
+        self.w1 = np.zeros((vn.FEATURES, 1), dtype=np.int16)
         self.b1 = np.zeros(1, dtype=np.float32)
         self.w2t = np.zeros((1, 1), dtype=np.float32)
         self.b2 = np.zeros(1, dtype=np.float32)
