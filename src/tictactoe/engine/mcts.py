@@ -33,7 +33,7 @@ from tictactoe.engine.ultimate_kernel import (
     random_below,
     random_playout,
 )
-from tictactoe.engine.value_net import MAX_ACTIVE
+from tictactoe.engine.value_net import HIDDEN1, MAX_ACTIVE
 from tictactoe.engine.value_net import value as net_value
 
 # Proven results, from the point of view of the player who made the node's move.
@@ -119,8 +119,8 @@ def run_iterations(
     """
     capacity = visits.shape[0]
     active = np.empty(MAX_ACTIVE, dtype=np.int64)
-    sums = np.empty(b1.shape[0], dtype=np.int32)
-    hidden = np.empty(b1.shape[0], dtype=np.float32)
+    sums = np.empty(HIDDEN1, dtype=np.int32)
+    hidden = np.empty(HIDDEN1, dtype=np.float32)
     s = np.empty(STATE_SIZE, dtype=np.int64)
     path = np.empty(128, dtype=np.int64)
     buffer = np.empty(81, dtype=np.int64)

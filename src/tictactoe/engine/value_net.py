@@ -40,6 +40,8 @@ MY_BIG_THREAT = WIN_NOW + 1
 THEIR_BIG_THREAT = WIN_NOW + 2
 FEATURES = WIN_NOW + 3
 MAX_ACTIVE = 96
+HIDDEN1 = 64  # units of the two hidden layers (`training/value_net.py --hidden/--hidden2`)
+HIDDEN2 = 32
 W1_SCALE = 16384  # the first layer's weights are stored as multiples of 1 / W1_SCALE
 
 WEIGHTS_FILE = Path(__file__).with_name("value_net.npz")
@@ -119,22 +121,22 @@ def value(
     the cheap part); `w2t` the second layer transposed, one row per unit. `active`, `sums`
     (int32) and `hidden` (float32, a slot per first-layer unit) are scratch."""
     n = active_features(s, active)
-    units = sums.shape[0]
-    for j in range(units):
+    # The layer sizes are compile-time constants: the loops unroll and stay in registers (twice
+    # as fast as sizes read from the arrays).
+    for j in range(HIDDEN1):
         sums[j] = 0
     for i in range(n):
         row = active[i]
-        for j in range(units):
+        for j in range(HIDDEN1):
             sums[j] += w1[row, j]
-    for j in range(units):
+    for j in range(HIDDEN1):
         hidden[j] = max(sums[j] * np.float32(1.0 / W1_SCALE) + b1[j], np.float32(0.0))
-    total = b3
-    for k in range(b2.shape[0]):
+    total = np.float32(b3)
+    for k in range(HIDDEN2):
         a = b2[k]
-        for j in range(units):
+        for j in range(HIDDEN1):
             a += w2t[k, j] * hidden[j]
-        if a > 0.0:
-            total += w3[k] * a
+        total += w3[k] * max(a, np.float32(0.0))
     return 1.0 / (1.0 + np.exp(-total))
 
 
@@ -185,8 +187,11 @@ class Weights:
             self.b2 = np.ascontiguousarray(data["b2"], dtype=np.float32)
             self.w3 = np.ascontiguousarray(data["w3"], dtype=np.float32)
             self.b3 = float(data["b3"])
-        if self.w1.shape[0] != FEATURES:
-            raise ValueError(f"{path} has {self.w1.shape[0]} input features, not {FEATURES}")
+        if self.w1.shape != (FEATURES, HIDDEN1) or self.w2t.shape != (HIDDEN2, HIDDEN1):
+            raise ValueError(
+                f"{path} has layers {self.w1.shape} and {self.w2t.shape[::-1]}, "
+                f"not {(FEATURES, HIDDEN1)} and {(HIDDEN1, HIDDEN2)}"
+            )
 
 
 _loaded: Weights | None = None
