@@ -84,6 +84,7 @@ def run_iterations(
     visits: np.ndarray,
     value: np.ndarray,
     proven: np.ndarray,
+    heur: np.ndarray,
     used: np.ndarray,
     rng: np.ndarray,
     root_node: int,
@@ -95,6 +96,7 @@ def run_iterations(
     prior: int,
     bias: np.ndarray,
     value_mix: float,
+    alpha: float,
     w1: np.ndarray,
     b1: np.ndarray,
     w2t: np.ndarray,
@@ -116,6 +118,11 @@ def run_iterations(
     A new leaf is scored by the value network (weights `w1`...`b3`, see `value_net`) for a share
     `value_mix` of its reward and by a playout for the rest (0: playouts only, 1: no playouts):
     policy 0 random, 1 `fast_playout` with its `style` bits, 2 to 4 the slower informed variants.
+
+    With `alpha` > 0 (and the network on) the search also backs up the network's values by
+    minimax (implicit minimax backups, Lanctot et al. 2014): `heur[node]` is the best the
+    network's values promise below `node` for the player who moved into it (-1: none yet), and
+    a child's score mixes that, by `alpha`, with its mean reward.
     """
     capacity = visits.shape[0]
     active = np.empty(MAX_ACTIVE, dtype=np.int64)
@@ -156,6 +163,7 @@ def run_iterations(
                     value[c] = 0.0
                     child_count[c] = 0
                     proven[c] = UNKNOWN
+                    heur[c] = -1.0
                     b = cell // 9
                     p = cell - b * 9
                     mine = s[X_MASKS + t * 9 + b]
@@ -202,7 +210,10 @@ def run_iterations(
                     best = c
                     break
                 inverse = 1.0 / vc
-                score = value[c] * inverse + spread * np.sqrt(inverse)
+                mean = value[c] * inverse
+                if alpha > 0.0 and heur[c] >= 0.0:
+                    mean += alpha * (heur[c] - mean)
+                score = mean + spread * np.sqrt(inverse)
                 if score > best_score:
                     best_score = score
                     best = c
@@ -230,6 +241,7 @@ def run_iterations(
             if value_mix > 0.0:
                 v = net_value(s, w1, b1, w2t, b2, w3, b3, active, sums, hidden)
                 reward = value_mix * (1.0 - v)
+                heur[node] = 1.0 - v
             if value_mix < 1.0:
                 if policy == 0:
                     result = random_playout(s, rng)
@@ -252,4 +264,39 @@ def run_iterations(
                 if settled == UNKNOWN:
                     break
                 proven[path[d]] = settled
+        if alpha > 0.0:
+            _back_up_minimax(heur, proven, first_child, child_count, path, depth)
     return done
+
+
+@njit(cache=True)
+def _back_up_minimax(
+    heur: np.ndarray,
+    proven: np.ndarray,
+    first_child: np.ndarray,
+    child_count: np.ndarray,
+    path: np.ndarray,
+    depth: int,
+) -> None:
+    """Recompute `heur` up the path from the leaf at `depth`, stopping where it is unchanged."""
+    for d in range(depth - 1, -1, -1):
+        node = path[d]
+        start = first_child[node]
+        best = -1.0
+        for c in range(start, start + child_count[node]):
+            pc = proven[c]
+            if pc == WIN:
+                h = 1.0
+            elif pc == LOSS:
+                h = 0.0
+            elif pc == PROVEN_DRAW:
+                h = 0.5
+            else:
+                h = heur[c]
+            if h > best:
+                best = h
+        if best < 0.0:
+            return
+        if heur[node] == np.float32(1.0 - best):
+            return
+        heur[node] = 1.0 - best

@@ -63,8 +63,10 @@ class Tree:
         self.visits = np.empty(capacity, dtype=np.int32)
         self.value = np.empty(capacity, dtype=np.float32)
         self.proven = np.empty(capacity, dtype=np.int8)
+        self.heur = np.empty(capacity, dtype=np.float32)  # see `mcts.run_iterations`
         self.first_child[0] = self.child_count[0] = self.visits[0] = self.proven[0] = 0
         self.value[0] = 0.0
+        self.heur[0] = -1.0
         self.used = np.ones(1, dtype=np.int64)
         self.root_node = 0
         self.root = root.copy()
@@ -85,6 +87,7 @@ class Tree:
             self.visits,
             self.value,
             self.proven,
+            self.heur,
             self.root_node,
             tree.first_child,
             tree.child_count,
@@ -92,6 +95,7 @@ class Tree:
             tree.visits,
             tree.value,
             tree.proven,
+            tree.heur,
         )
         return tree
 
@@ -123,6 +127,7 @@ class Tree:
         prior: int,
         bias: np.ndarray,
         value_mix: float,
+        alpha: float,
         net: vn.Weights | None,
     ) -> int:
         if solver == SOLVER_FIRST:  # the baseline's search, frozen (`baseline_search`)
@@ -154,6 +159,7 @@ class Tree:
             self.visits,
             self.value,
             self.proven,
+            self.heur,
             self.used,
             rng,
             self.root_node,
@@ -165,6 +171,7 @@ class Tree:
             prior,
             bias,
             value_mix,
+            alpha,
             net.w1,
             net.b1,
             net.w2t,
@@ -246,6 +253,7 @@ def search(
     prior: int = 10,
     bias: tuple[float, float, float, float] = DEFAULT_BIAS,
     value_mix: float = 0.0,
+    alpha: float = 0.0,
     tree: Tree | None = None,
 ) -> SearchResult:
     """Search from `root` for `iterations`, or until `deadline` (a `time.perf_counter()` value).
@@ -275,7 +283,17 @@ def search(
     if deadline is None:
         assert iterations is not None
         total = tree.run(
-            iterations, rng, exploration, policy, style, solver, prior, bias_array, value_mix, net
+            iterations,
+            rng,
+            exploration,
+            policy,
+            style,
+            solver,
+            prior,
+            bias_array,
+            value_mix,
+            alpha,
+            net,
         )
     else:
         chunk = 32
@@ -288,7 +306,17 @@ def search(
             if started >= deadline and total > 0:  # one iteration at least: it expands the root
                 break
             total += tree.run(
-                chunk, rng, exploration, policy, style, solver, prior, bias_array, value_mix, net
+                chunk,
+                rng,
+                exploration,
+                policy,
+                style,
+                solver,
+                prior,
+                bias_array,
+                value_mix,
+                alpha,
+                net,
             )
             took = time.perf_counter() - started
             # Aim for chunks of about a millisecond, and never run one past the deadline.
