@@ -94,6 +94,7 @@ def run_iterations(
     style: int,
     solver: int,
     prior: int,
+    expand: int,
     bias: np.ndarray,
     value_mix: float,
     alpha: float,
@@ -113,7 +114,8 @@ def run_iterations(
     `prior` > 0 starts each new child with that many virtual visits at a score guessed from the
     move itself (progressive bias): winning or blocking a small board looks good, sending the
     opponent to a free choice or to a board they can win at once looks bad. `bias` holds those
-    four amounts (win, block, free choice, sent to a board they can win), added to 0.5.
+    four amounts (win, block, free choice, sent to a board they can win), added to 0.5. A node
+    gets its children at its `expand`-th visit (after the virtual ones) and is a leaf till then.
 
     A new leaf is scored by the value network (weights `w1`...`b3`, see `value_net`) for a share
     `value_mix` of its reward and by a playout for the rest (0: playouts only, 1: no playouts):
@@ -140,8 +142,8 @@ def run_iterations(
         path[0] = root_node
         while proven[node] == UNKNOWN:
             if child_count[node] == 0:
-                if node != root_node and visits[node] <= prior:
-                    break  # first visit: estimate this node by a playout
+                if node != root_node and visits[node] < prior + expand:
+                    break  # one of its first `expand` visits: estimate this node as a leaf
                 n = legal_moves(s, buffer)
                 if used[0] + n > capacity:
                     break
@@ -239,9 +241,12 @@ def run_iterations(
             mover = 1 - s[TURN]
             reward = 0.0
             if value_mix > 0.0:
-                v = net_value(s, w1, b1, w2t, b2, w3, b3, active, sums, hidden)
+                if heur[node] >= 0.0 and child_count[node] == 0:
+                    v = 1.0 - heur[node]  # a leaf seen before: its value is known
+                else:
+                    v = net_value(s, w1, b1, w2t, b2, w3, b3, active, sums, hidden)
+                    heur[node] = 1.0 - v
                 reward = value_mix * (1.0 - v)
-                heur[node] = 1.0 - v
             if value_mix < 1.0:
                 if policy == 0:
                     result = random_playout(s, rng)
