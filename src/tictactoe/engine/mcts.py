@@ -201,7 +201,7 @@ def run_iterations(
                     break
             # Select the child with the best upper confidence bound.
             start = first_child[node]
-            spread = exploration * np.sqrt(np.log(max(visits[node], 1)))
+            spread = np.float32(exploration * np.sqrt(np.log(max(visits[node], 1))))
             best = -1
             best_score = -1.0
             for c in range(start, start + child_count[node]):
@@ -211,7 +211,7 @@ def run_iterations(
                 if vc == 0:
                     best = c
                     break
-                inverse = 1.0 / vc
+                inverse = np.float32(1.0) / np.float32(vc)
                 mean = value[c] * inverse
                 if alpha > 0.0 and heur[c] >= 0.0:
                     mean += alpha * (heur[c] - mean)
