@@ -153,3 +153,16 @@ def fast_playout(s: np.ndarray, rng: np.ndarray, style: int) -> int:
     rng[0] = x
     s[RESULT] = result
     return result
+
+
+@njit(cache=True)
+def fast_playout_batch(s0: np.ndarray, count: int, seed: int, style: int) -> np.ndarray:
+    """Run `count` fast playouts from `s0`; how many ended X won / O won / draw (index 1..3)."""
+    tally = np.zeros(4, dtype=np.int64)
+    rng = np.empty(1, dtype=np.uint64)
+    rng[0] = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) | np.uint64(1)
+    s = np.empty(s0.shape[0], dtype=np.int64)
+    for _ in range(count):
+        s[:] = s0
+        tally[fast_playout(s, rng, style)] += 1
+    return tally

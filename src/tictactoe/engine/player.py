@@ -61,9 +61,10 @@ def calibrate(milliseconds: float = 40.0) -> float:
     early position for `milliseconds`, after a short one that loads the kernels), so a seeded
     `max` can size its fixed budget to take about `think_ms`. Kept for the process."""
     state = ultimate_state(Game.from_record("ultimate", "e5 e4"))
-    us.search(state, deadline=time.perf_counter() + 0.002, seed=1, value_mix=MAX_VALUE_MIX)
+    settings = {"value_mix": MAX_VALUE_MIX, **MAX_SETTINGS}
+    us.search(state, deadline=time.perf_counter() + 0.002, seed=1, **settings)
     began = time.perf_counter()
-    result = us.search(state, deadline=began + milliseconds / 1000, seed=1, value_mix=MAX_VALUE_MIX)
+    result = us.search(state, deadline=began + milliseconds / 1000, seed=1, **settings)
     rate = result.iterations / max((time.perf_counter() - began) * 1000, 1e-3)
     _speed[:] = [rate]
     return rate
