@@ -12,6 +12,10 @@ from tictactoe.server.web.templating import LANGUAGES
 
 NewContext = Callable[..., BrowserContext]
 PAGES = ["/", "/games/standard", "/games/ultimate", "/analysis", "/my-games"]
+# The dark scheme changes colours, not words: contrast is checked in dark in English and in
+# Finnish (long words, text that wraps), and in light in every language. This keeps the browser
+# run within the test command's time budget.
+DARK_TOO = {"en", "fi"}
 
 
 def a_table_mid_game(new_context: NewContext) -> str:
@@ -61,7 +65,7 @@ def test_no_serious_accessibility_violations_on_any_page(
 ) -> None:
     table_url = a_table_mid_game(new_context)
     review = a_finished_game_review(new_context)
-    for scheme in ("light", "dark"):
+    for scheme in ("light", "dark") if language in DARK_TOO else ("light",):
         # Injecting axe-core is an inline script, which the site's CSP rightly refuses.
         page = new_context(color_scheme=scheme, bypass_csp=True).new_page()
         for path in [*PAGES, table_url, review, review.rsplit("/", 1)[0]]:

@@ -46,6 +46,20 @@ def play(page: Page, move: str, marks_after: int) -> None:
     expect(page.locator(MARKED)).to_have_count(marks_after)
 
 
+def test_the_creator_closes_the_teams_from_the_home_form(new_context: NewContext) -> None:
+    page = new_context().new_page()
+    page.goto("/")
+    closed = page.locator("form[data-create-table] [name=teams_closed]")
+    expect(closed).to_be_hidden()  # it counts only for a team table
+    page.locator("form[data-create-table] [name=teams]").check()
+    expect(closed).to_be_visible()
+    page.close()
+    table = create_table(new_context(), "teams", "teams_closed")
+    table_id = table.url.rsplit("/", 1)[-1]
+    settings = table.request.get(f"/api/tables/{table_id}").json()
+    assert settings["teams"] is True and settings["teams_open"] is False
+
+
 def test_a_two_against_two_team_game_in_four_browsers(new_context: NewContext) -> None:
     alice = create_table(new_context(), "teams")
     others = [join(new_context(), alice.url) for _ in range(3)]

@@ -194,6 +194,30 @@ async def test_sqlite_keeps_tables_across_reopening(tmp_path: Path) -> None:
     await reopened.close()
 
 
+async def test_sqlite_closes_after_the_saves_already_on_their_way(tmp_path: Path) -> None:
+    # The move writer's connection once closed under a save still running in its thread, which
+    # crashed the whole process (SIGSEGV in CI) when a server stopped mid-move.
+    url = f"sqlite:///{tmp_path / 'closing.db'}"
+    store = SQLStorage(url)
+    await store.start()
+    tables = [a_table(f"ClosingTable{n:010d}") for n in range(200)]
+    for table in tables:
+        await store.create(table)
+    saves = [
+        asyncio.ensure_future(store.save(after, expected_version=1, move=move))
+        for after, move in (moved(table, "e5") for table in tables)
+    ]
+    await asyncio.sleep(0)  # the saves are queued on the writer's thread, none has finished
+    for save in saves:
+        save.cancel()  # a stopping server cancels its tasks; the thread's work goes on
+    await store.close()
+    reopened = SQLStorage(url)
+    await reopened.start()
+    versions = [(await reopened.load(table.id)).version for table in tables]  # type: ignore[union-attr]
+    await reopened.close()
+    assert set(versions) <= {1, 2}  # each save either landed whole or not at all
+
+
 async def test_sqlite_runs_in_wal_mode(tmp_path: Path) -> None:
     store = SQLStorage(f"sqlite:///{tmp_path / 'wal.db'}")
     await store.start()

@@ -4,6 +4,7 @@ side, and a table's creator may close its teams, so that people join only betwee
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from starlette.testclient import TestClient
@@ -53,3 +54,32 @@ def test_open_teams_take_people_during_a_game(client: TestClient) -> None:
     client.post(f"/api/tables/{created['id']}/moves", json={"move": "b2"}, headers=auth)
     assert join(client, created["id"]).status_code == 200
     assert client.get(f"/api/tables/{created['id']}").json()["teams_open"] is True
+
+
+def created_without_javascript(client: TestClient, **fields: str) -> Any:
+    form = {"variant": "standard", "opponent": "friend", **fields}
+    response = client.post("/tables", data=form, follow_redirects=False)
+    assert response.status_code == 303
+    table_id = response.headers["location"].removeprefix("/t/")
+    return client.get(f"/api/tables/{table_id}").json()
+
+
+def test_the_home_form_lets_the_creator_close_the_teams(client: TestClient) -> None:
+    html = client.get("/").text
+    assert re.search(r'<input type="checkbox" name="teams_closed"[^>]*>', html)
+    assert "teams-closed-help" in html
+    closed = created_without_javascript(client, teams="on", teams_closed="on")
+    assert closed["teams"] is True and closed["teams_open"] is False
+    opened = created_without_javascript(client, teams="on")
+    assert opened["teams"] is True and opened["teams_open"] is True
+
+
+def test_closed_teams_mean_nothing_without_teams(client: TestClient) -> None:
+    plain = created_without_javascript(client, teams_closed="on")
+    assert plain["teams"] is False and plain["teams_open"] is True
+
+
+def test_the_home_form_keeps_closed_teams_from_the_query(client: TestClient) -> None:
+    html = client.get("/?opponent=friend&teams=on&teams_closed=on").text
+    assert re.search(r'name="teams_closed"[^>]*checked', html)
+    assert not re.search(r'name="teams_closed"[^>]*checked', client.get("/").text)

@@ -17,6 +17,8 @@ function value(name) {
 function syncOptions(changed) {
   form.dataset.variant = value("variant");
   form.dataset.opponent = value("opponent");
+  // Without scripts there is no data-teams, and the closed-teams box always shows.
+  form.dataset.teams = form.elements.teams.checked ? "on" : "off";
   const size = Number(value("size")) || 3;
   const line = form.elements.line;
   for (const option of line.options) option.disabled = Number(option.value) > size;
@@ -37,6 +39,7 @@ function tableBody() {
   if (body.opponent === "computer") body.level = value("level");
   if (body.opponent === "friend") {
     body.teams = form.elements.teams.checked;
+    if (body.teams) body.teams_open = !form.elements.teams_closed.checked;
     body.public = form.elements.public.checked;
   }
   body.takebacks = form.elements.takebacks.checked;

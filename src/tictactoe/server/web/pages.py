@@ -52,6 +52,7 @@ class TableForm:
     opponent: str = "friend"
     level: str = "medium"
     teams: bool = False
+    teams_closed: bool = False  # teams: nobody joins a side during a game (API: teams_open)
     takebacks: bool = False
     clock: str = "none"
     private: bool = False
@@ -83,6 +84,7 @@ class TableForm:
             opponent=opponent if opponent in OPPONENTS else cls.opponent,
             level=level if level in LEVELS else cls.level,
             teams=query.get("teams") == "on",
+            teams_closed=query.get("teams_closed") == "on",
             takebacks=query.get("takebacks") == "on",
             clock=clock if clock in CLOCKS else cls.clock,
             private=query.get("private") == "on",
@@ -100,6 +102,7 @@ class TableForm:
             opponent=self.opponent,
             level=self.level if self.opponent == "computer" else None,
             teams=self.teams and self.opponent == "friend",
+            teams_open=not (self.teams_closed and self.teams),
             takebacks=self.takebacks,
             private=self.private,
             clock_minutes=minutes,
