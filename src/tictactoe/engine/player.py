@@ -45,7 +45,7 @@ LEVELS = ("easy", "medium", "hard", "max")
 # The share of a leaf's score `max` takes from the value network (the rest from a playout).
 MAX_VALUE_MIX = 0.5
 # The rest of `max`'s settings (keywords of `ultimate_search.search`), tuned with bench/ladder.py.
-MAX_SETTINGS: dict[str, Any] = {}
+MAX_SETTINGS: dict[str, Any] = {"expand": 3}
 # The fixed speed the baseline (`max` before the value network) sized its seeded searches for.
 BASELINE_ITERATIONS_PER_MS = 300
 STANDARD_NODES_PER_MS = 3000
