@@ -98,6 +98,7 @@ def run_iterations(
     bias: np.ndarray,
     value_mix: float,
     alpha: float,
+    draw_score: float,
     w1: np.ndarray,
     b1: np.ndarray,
     w2t: np.ndarray,
@@ -125,6 +126,9 @@ def run_iterations(
     minimax (implicit minimax backups, Lanctot et al. 2014): `heur[node]` is the best the
     network's values promise below `node` for the player who moved into it (-1: none yet), and
     a child's score mixes that, by `alpha`, with its mean reward.
+
+    A draw scores `draw_score` for the side to move at the root (and the rest for the other):
+    below one half the search plays for a win (contempt), at one half a draw is half a point.
     """
     capacity = visits.shape[0]
     active = np.empty(MAX_ACTIVE, dtype=np.int64)
@@ -230,15 +234,16 @@ def run_iterations(
             elif solver > 0 and draw_is_certain(s):
                 proven[node] = PROVEN_DRAW
         # Reward for the player who made the move into `node`.
+        mover = 1 - s[TURN]
+        draw = draw_score if mover == root[TURN] else 1.0 - draw_score
         pn = proven[node]
         if pn == WIN:
             reward = 1.0
         elif pn == LOSS:
             reward = 0.0
         elif pn == PROVEN_DRAW:
-            reward = 0.5
+            reward = draw
         else:
-            mover = 1 - s[TURN]
             reward = 0.0
             if value_mix > 0.0:
                 if heur[node] >= 0.0 and child_count[node] == 0:
@@ -255,7 +260,7 @@ def run_iterations(
                 else:
                     result = informed_playout(s, rng, careful_of(policy))
                 if result == DRAW:
-                    reward += (1.0 - value_mix) * 0.5
+                    reward += (1.0 - value_mix) * draw
                 elif result - X_WON == mover:
                     reward += 1.0 - value_mix
         for d in range(depth, -1, -1):

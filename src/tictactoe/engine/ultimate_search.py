@@ -129,6 +129,7 @@ class Tree:
         bias: np.ndarray,
         value_mix: float,
         alpha: float,
+        draw_score: float,
         net: vn.Weights | None,
     ) -> int:
         if solver == SOLVER_FIRST:  # the baseline's search, frozen (`baseline_search`)
@@ -174,6 +175,7 @@ class Tree:
             bias,
             value_mix,
             alpha,
+            draw_score,
             net.w1,
             net.b1,
             net.w2t,
@@ -257,6 +259,7 @@ def search(
     bias: tuple[float, float, float, float] = DEFAULT_BIAS,
     value_mix: float = 0.0,
     alpha: float = 0.0,
+    draw_score: float = 0.5,
     tree: Tree | None = None,
 ) -> SearchResult:
     """Search from `root` for `iterations`, or until `deadline` (a `time.perf_counter()` value).
@@ -297,6 +300,7 @@ def search(
             bias_array,
             value_mix,
             alpha,
+            draw_score,
             net,
         )
     else:
@@ -321,6 +325,7 @@ def search(
                 bias_array,
                 value_mix,
                 alpha,
+                draw_score,
                 net,
             )
             took = time.perf_counter() - started
