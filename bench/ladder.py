@@ -11,8 +11,8 @@ A player is a level (`easy`, `medium`, `hard`, `max`), `baseline` (`max` before 
 network, `player.baseline_move`), `uct` (random playouts, no solver, the same time as `max`),
 `max(key=value,...)` (`max` with its own kept tree and other settings: `v` share of the value
 network, `a` its minimax share (`mcts.run_iterations`), `c` exploration, `style` playout bits
-(`fast_playout`), `policy`, `prior`, `expand`, `d` a draw's score, `t` a factor on its think
-time), or
+(`fast_playout`), `policy`, `prior`, `expand`, `d` a draw's score, `p` the network's share in a
+new child's starting score, `t` a factor on its think time), or
 `mcts(key=value,...)` with
 keys `c` (exploration), `policy` (0 random, 1 informed, 2 careful, 3 no free choices, 4 always
 takes small boards), `solver` (0 off, 1 the baseline's, 2 exact), `prior` (virtual visits of
@@ -55,8 +55,8 @@ def make_player(spec: str, think_ms: int) -> Player:
         mix = float(options.pop("v", player.MAX_VALUE_MIX))
         scale = float(options.pop("t", 1.0))
         names = {"c": "exploration", "a": "alpha", "policy": "policy", "style": "style"}
-        names.update(prior="prior", expand="expand", d="draw_score")
-        settings = {names[k]: (float(v) if k in "cad" else int(v)) for k, v in options.items()}
+        names.update(prior="prior", expand="expand", d="draw_score", p="net_prior")
+        settings = {names[k]: (float(v) if k in "cadp" else int(v)) for k, v in options.items()}
         kept = KeptTree()
 
         def max_with(game: tictactoe.Game, seed: int) -> str:

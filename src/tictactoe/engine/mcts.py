@@ -99,6 +99,7 @@ def run_iterations(
     value_mix: float,
     alpha: float,
     draw_score: float,
+    net_prior: float,
     w1: np.ndarray,
     b1: np.ndarray,
     w2t: np.ndarray,
@@ -127,6 +128,9 @@ def run_iterations(
     network's values promise below `node` for the player who moved into it (-1: none yet), and
     a child's score mixes that, by `alpha`, with its mean reward.
 
+    With `net_prior` > 0 each new child's starting score also takes that share from the network's
+    value of the position it leads to (which its first visit then reuses).
+
     A draw scores `draw_score` for the side to move at the root (and the rest for the other):
     below one half the search plays for a win (contempt), at one half a draw is half a point.
     """
@@ -135,6 +139,7 @@ def run_iterations(
     sums = np.empty(HIDDEN1, dtype=np.int32)
     hidden = np.empty(HIDDEN1, dtype=np.float32)
     s = np.empty(STATE_SIZE, dtype=np.int64)
+    child = np.empty(STATE_SIZE, dtype=np.int64)
     path = np.empty(128, dtype=np.int64)
     buffer = np.empty(81, dtype=np.int64)
     done = 0
@@ -196,6 +201,13 @@ def run_iterations(
                                 empty &= ~(1 << p)
                             if THREATS[theirs] & empty:
                                 q -= bias[3]
+                        if net_prior > 0.0 and proven[c] == UNKNOWN:
+                            child[:] = s
+                            play(child, cell)
+                            if child[RESULT] == PLAYING:
+                                v = net_value(child, w1, b1, w2t, b2, w3, b3, active, sums, hidden)
+                                heur[c] = 1.0 - v
+                                q += net_prior * (heur[c] - q)
                         visits[c] = prior
                         value[c] = prior * q
                 first_child[node] = start

@@ -130,6 +130,7 @@ class Tree:
         value_mix: float,
         alpha: float,
         draw_score: float,
+        net_prior: float,
         net: vn.Weights | None,
     ) -> int:
         if solver == SOLVER_FIRST:  # the baseline's search, frozen (`baseline_search`)
@@ -176,6 +177,7 @@ class Tree:
             value_mix,
             alpha,
             draw_score,
+            net_prior,
             net.w1,
             net.b1,
             net.w2t,
@@ -260,6 +262,7 @@ def search(
     value_mix: float = 0.0,
     alpha: float = 0.0,
     draw_score: float = 0.5,
+    net_prior: float = 0.0,
     tree: Tree | None = None,
 ) -> SearchResult:
     """Search from `root` for `iterations`, or until `deadline` (a `time.perf_counter()` value).
@@ -281,7 +284,7 @@ def search(
     bias_array = np.array(bias, dtype=np.float64)
     if not 0.0 <= value_mix <= 1.0:
         raise ValueError("value_mix must be between 0 and 1")
-    net = vn.weights() if value_mix > 0 else None
+    net = vn.weights() if value_mix > 0 or net_prior > 0 else None
     rng = np.empty(1, dtype=np.uint64)
     rng[0] = np.uint64((seed * 0x9E3779B97F4A7C15 & 0xFFFFFFFFFFFFFFFF) | 1)
     total = 0
@@ -301,6 +304,7 @@ def search(
             value_mix,
             alpha,
             draw_score,
+            net_prior,
             net,
         )
     else:
@@ -326,6 +330,7 @@ def search(
                 value_mix,
                 alpha,
                 draw_score,
+                net_prior,
                 net,
             )
             took = time.perf_counter() - started
