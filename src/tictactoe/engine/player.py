@@ -6,8 +6,10 @@
   plies), with an occasional careless move.
 - `hard`: a longer search (Ultimate: 3 000 iterations with the solver; standard: four plies).
 - `max`: everything it has for `think_ms` (Ultimate: MCTS with the exact solver, each new leaf
-  scored half by the value network and half by an informed playout, progressive bias, and the
-  tree kept from move to move, compacted to the subtree played when it runs short of room;
+  scored half by the value network and half by a fast informed playout, each new move's starting
+  score mostly the network's value of where it leads (progressive bias), a node expanded at its
+  third visit, and the tree kept from move to move, compacted to the subtree played when it runs
+  short of room;
   standard: iterative-deepening alpha-beta that proves the result where it can).
 
 Levels below `max` search a fixed amount, so they play the same on any machine and a seed makes
@@ -45,7 +47,7 @@ LEVELS = ("easy", "medium", "hard", "max")
 # The share of a leaf's score `max` takes from the value network (the rest from a playout).
 MAX_VALUE_MIX = 0.5
 # The rest of `max`'s settings (keywords of `ultimate_search.search`), tuned with bench/ladder.py.
-MAX_SETTINGS: dict[str, Any] = {"expand": 3}
+MAX_SETTINGS: dict[str, Any] = {"expand": 3, "net_prior": 0.8}
 # The fixed speed the baseline (`max` before the value network) sized its seeded searches for.
 BASELINE_ITERATIONS_PER_MS = 300
 STANDARD_NODES_PER_MS = 3000
