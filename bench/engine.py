@@ -22,18 +22,27 @@ import tictactoe
 from tictactoe.engine import ultimate_kernel as uk
 from tictactoe.engine import ultimate_search as us
 from tictactoe.engine import warm_up
+from tictactoe.engine.fast_playout import fast_playout_batch
 from tictactoe.engine.perft import perft
-from tictactoe.engine.player import MAX_VALUE_MIX, StandardSearch
+from tictactoe.engine.player import MAX_SETTINGS, MAX_VALUE_MIX, StandardSearch
 from tictactoe.engine.position import ultimate_state
 from tictactoe.engine.progress import Progress
 
 
 def playouts_per_second(seconds: float, policy: int) -> float:
+    """Policy 0 random, 1 informed (`ultimate_kernel`), -1 `max`'s fast informed playout."""
     start = uk.new_state()
-    uk.playout_batch(start, 100, 1, policy)  # compiled already; this loads it
+
+    def batch(count: int, seed: int) -> None:
+        if policy < 0:
+            fast_playout_batch(start, count, seed, int(MAX_SETTINGS.get("style", 0)))
+        else:
+            uk.playout_batch(start, count, seed, policy)
+
+    batch(100, 1)  # compiled already; this loads it
     done, began, seed = 0, time.perf_counter(), 1
     while time.perf_counter() - began < seconds:
-        uk.playout_batch(start, 20_000, seed, policy)
+        batch(20_000, seed)
         done += 20_000
         seed += 1
     return done / (time.perf_counter() - began)
@@ -51,12 +60,13 @@ def evaluations_per_second(seconds: float) -> float:
 
     net = vn.weights()
     active = np.empty(vn.MAX_ACTIVE, dtype=np.int64)
-    hidden = np.empty((1, net.b1.shape[0]), dtype=np.float32)
+    sums = np.empty(net.b1.shape[0], dtype=np.int32)
+    hidden = np.empty(net.b1.shape[0], dtype=np.float32)
     state = ultimate_state(tictactoe.Game.from_record("ultimate", "e5 e4"))
     done, began = 0, time.perf_counter()
     while time.perf_counter() - began < seconds:
         for _ in range(10_000):
-            vn.value(state, net.w1, net.b1, net.w2t, net.b2, net.w3, net.b3, active, hidden)
+            vn.value(state, net.w1, net.b1, net.w2t, net.b2, net.w3, net.b3, active, sums, hidden)
         done += 10_000
     return done / (time.perf_counter() - began)
 
@@ -104,16 +114,20 @@ def main() -> None:
     began = time.perf_counter()
     warm_up()
     print(f"load (or compile) the kernels: {time.perf_counter() - began:.2f} s")
-    with Progress("benchmarks", total=9) as progress:
+    with Progress("benchmarks", total=10) as progress:
         random_rate = playouts_per_second(args.seconds, policy=0)
         progress.advance()
         informed_rate = playouts_per_second(args.seconds, policy=1)
+        progress.advance()
+        fast_rate = playouts_per_second(args.seconds, policy=-1)
         progress.advance()
         began = time.perf_counter()
         count = perft(tictactoe.new_game("ultimate"), 8)
         perft_seconds = time.perf_counter() - began
         progress.advance()
-        iterations = search_iterations_per_second(args.seconds, value_mix=MAX_VALUE_MIX)
+        iterations = search_iterations_per_second(
+            args.seconds, value_mix=MAX_VALUE_MIX, **MAX_SETTINGS
+        )
         progress.advance()
         baseline = search_iterations_per_second(args.seconds, solver=us.SOLVER_FIRST)
         progress.advance()
@@ -128,12 +142,13 @@ def main() -> None:
         first, first_cpu = min(first_answer_seconds() for _ in range(3))
         progress.advance()
     print(f"random playouts (Ultimate, from the start): {random_rate:,.0f}/s")
-    print(f"informed playouts (the search's policy):    {informed_rate:,.0f}/s")
+    print(f"informed playouts (the baseline's policy):  {informed_rate:,.0f}/s")
+    print(f"fast informed playouts (max's policy):      {fast_rate:,.0f}/s")
     print(f"perft ultimate 8 = {count:,} in {perft_seconds:.2f} s")
     print(f"value network: {evaluations:,.0f} evaluations/s")
     print(
-        f"max search (MCTS + exact solver, value {MAX_VALUE_MIX} + informed playouts):"
-        f" {iterations:,.0f} iterations/s"
+        f"max search (MCTS + exact solver, value {MAX_VALUE_MIX} + fast playouts,"
+        f" {MAX_SETTINGS}): {iterations:,.0f} iterations/s"
     )
     print(f"baseline (max before the value network): {baseline:,.0f} iterations/s")
     print(f"plain UCT (the ladder's baseline, random playouts): {plain:,.0f} iterations/s")

@@ -9,7 +9,10 @@ error bar.
 
 A player is a level (`easy`, `medium`, `hard`, `max`), `baseline` (`max` before the value
 network, `player.baseline_move`), `uct` (random playouts, no solver, the same time as `max`),
-`max(v=...)` (`max` with another share of the value network), or `mcts(key=value,...)` with
+`max(key=value,...)` (`max` with its own kept tree and other settings: `v` share of the value
+network, `a` its minimax share (`mcts.run_iterations`), `c` exploration, `style` playout bits
+(`fast_playout`), `policy`, `prior`, `expand`, `t` a factor on its think time), or
+`mcts(key=value,...)` with
 keys `c` (exploration), `policy` (0 random, 1 informed, 2 careful, 3 no free choices, 4 always
 takes small boards), `solver` (0 off, 1 the baseline's, 2 exact), `prior` (virtual visits of
 the move heuristic) with its amounts `w`, `b`, `f`, `s` (see `ultimate_search.DEFAULT_BIAS`)
@@ -30,6 +33,7 @@ from collections.abc import Callable
 import tictactoe
 from tictactoe.engine import best_move, player, warm_up
 from tictactoe.engine import ultimate_search as us
+from tictactoe.engine.kept_tree import KeptTree
 from tictactoe.engine.player import baseline_move
 from tictactoe.engine.position import ultimate_cell_name, ultimate_state
 from tictactoe.engine.progress import Progress
@@ -44,13 +48,22 @@ def make_player(spec: str, think_ms: int) -> Player:
         return lambda game, seed: best_move(game, spec, think_ms=think_ms)
     if spec == "baseline":
         return lambda game, seed: baseline_move(game, think_ms=think_ms)
-    if spec.startswith("max(v=") and spec.endswith(")"):
-        mix = float(spec[6:-1])
+    if spec.startswith("max(") and spec.endswith(")"):
+        # `max` with other settings, keeping its own tree between moves.
+        options = dict(item.split("=") for item in spec[4:-1].split(",") if item)
+        mix = float(options.pop("v", player.MAX_VALUE_MIX))
+        scale = float(options.pop("t", 1.0))
+        names = {"c": "exploration", "a": "alpha", "policy": "policy", "style": "style"}
+        names.update(prior="prior", expand="expand")
+        settings = {names[k]: (float(v) if k in "ca" else int(v)) for k, v in options.items()}
+        kept = KeptTree()
 
         def max_with(game: tictactoe.Game, seed: int) -> str:
-            deadline = time.perf_counter() + think_ms / 1000
+            deadline = time.perf_counter() + think_ms * scale / 1000
             state = ultimate_state(game)
-            result = player._max_search(game, state, think_ms, None, seed, deadline, mix)
+            result = player._max_search(
+                game, state, think_ms, None, seed, deadline, mix, kept, **settings
+            )
             return ultimate_cell_name(result.cell)
 
         return max_with

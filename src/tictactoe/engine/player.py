@@ -24,6 +24,7 @@ from __future__ import annotations
 import random
 import threading
 import time
+from typing import Any
 
 import numpy as np
 
@@ -43,6 +44,8 @@ LEVELS = ("easy", "medium", "hard", "max")
 
 # The share of a leaf's score `max` takes from the value network (the rest from a playout).
 MAX_VALUE_MIX = 0.5
+# The rest of `max`'s settings (keywords of `ultimate_search.search`), tuned with bench/ladder.py.
+MAX_SETTINGS: dict[str, Any] = {"expand": 3}
 # The fixed speed the baseline (`max` before the value network) sized its seeded searches for.
 BASELINE_ITERATIONS_PER_MS = 300
 STANDARD_NODES_PER_MS = 3000
@@ -58,9 +61,10 @@ def calibrate(milliseconds: float = 40.0) -> float:
     early position for `milliseconds`, after a short one that loads the kernels), so a seeded
     `max` can size its fixed budget to take about `think_ms`. Kept for the process."""
     state = ultimate_state(Game.from_record("ultimate", "e5 e4"))
-    us.search(state, deadline=time.perf_counter() + 0.002, seed=1, value_mix=MAX_VALUE_MIX)
+    settings = {"value_mix": MAX_VALUE_MIX, **MAX_SETTINGS}
+    us.search(state, deadline=time.perf_counter() + 0.002, seed=1, **settings)
     began = time.perf_counter()
-    result = us.search(state, deadline=began + milliseconds / 1000, seed=1, value_mix=MAX_VALUE_MIX)
+    result = us.search(state, deadline=began + milliseconds / 1000, seed=1, **settings)
     rate = result.iterations / max((time.perf_counter() - began) * 1000, 1e-3)
     _speed[:] = [rate]
     return rate
@@ -131,17 +135,21 @@ def _max_search(
     search_seed: int,
     deadline: float,
     value_mix: float = MAX_VALUE_MIX,
+    kept: KeptTree | None = None,
+    **settings: Any,
 ) -> us.SearchResult:
     """`max`: the value network mixed with playouts, for `think_ms`; the tree is kept for the
     next move (what it learned below the line played, compacted when room runs short). Seeded:
-    a fixed budget of this machine's iterations for `think_ms` (see `calibrate`), fresh tree."""
+    a fixed budget of this machine's iterations for `think_ms` (see `calibrate`), fresh tree.
+    `kept` and `settings` (keywords of `ultimate_search.search`) are for tuning (the ladder)."""
+    options = {**MAX_SETTINGS, **settings}
     if seed is not None:
         budget = max(1, int(think_ms * iterations_per_ms()))
-        return us.search(state, iterations=budget, seed=search_seed, value_mix=value_mix)
-    with _kept["max"].holding(game, state, deadline, compact=True) as keep:
+        return us.search(state, iterations=budget, seed=search_seed, value_mix=value_mix, **options)
+    with (kept or _kept["max"]).holding(game, state, deadline, compact=True) as keep:
         tree = keep.tree
         result = us.search(
-            state, deadline=deadline, seed=search_seed, tree=tree, value_mix=value_mix
+            state, deadline=deadline, seed=search_seed, tree=tree, value_mix=value_mix, **options
         )
         keep.tree = result.tree
     return result

@@ -16,6 +16,7 @@ def copy_subtree(
     visits: np.ndarray,
     value: np.ndarray,
     proven: np.ndarray,
+    heur: np.ndarray,
     root_node: int,
     to_first_child: np.ndarray,
     to_child_count: np.ndarray,
@@ -23,6 +24,7 @@ def copy_subtree(
     to_visits: np.ndarray,
     to_value: np.ndarray,
     to_proven: np.ndarray,
+    to_heur: np.ndarray,
 ) -> int:
     """Copy the subtree under `root_node` into the `to_*` arrays, its root at 0 and each node's
     children contiguous again (breadth first); return the number of nodes copied. The target
@@ -39,6 +41,7 @@ def copy_subtree(
         to_visits[i] = visits[old]
         to_value[i] = value[old]
         to_proven[i] = proven[old]
+        to_heur[i] = heur[old]
         n = child_count[old]
         to_child_count[i] = n
         to_first_child[i] = used if n > 0 else 0

@@ -13,39 +13,23 @@ import time
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
 from tictactoe.engine import value_net as vn
-from tictactoe.engine.subtree import copy_subtree, subtree_size
-from tictactoe.engine.ultimate_kernel import (
-    BIG_X,
-    CLOSED,
-    DRAW,
-    FULL,
-    PLAYING,
-    RESULT,
-    STATE_SIZE,
-    THREATS,
-    TURN,
-    WINS,
-    X_MASKS,
-    X_WON,
-    careful_of,
-    draw_is_certain,
-    informed_playout,
-    legal_moves,
-    play,
-    random_below,
-    random_playout,
+from tictactoe.engine.baseline_search import baseline_iterations
+from tictactoe.engine.mcts import (
+    LOSS,
+    PROVEN_DRAW,
+    SOLVER_EXACT,
+    SOLVER_FIRST,
+    SOLVER_OFF,
+    UNKNOWN,
+    WIN,
+    run_iterations,
 )
-from tictactoe.engine.value_net import MAX_ACTIVE
-from tictactoe.engine.value_net import value as net_value
+from tictactoe.engine.subtree import copy_subtree, subtree_size
+from tictactoe.engine.ultimate_kernel import PLAYING, RESULT, play
 
-# Proven results, from the point of view of the player who made the node's move.
-UNKNOWN = 0
-WIN = 1
-LOSS = 2
-PROVEN_DRAW = 3
+__all__ = ["LOSS", "PROVEN_DRAW", "SOLVER_EXACT", "SOLVER_FIRST", "SOLVER_OFF", "UNKNOWN", "WIN"]
 
 MAX_NODES = 6_000_000
 
@@ -54,218 +38,11 @@ MAX_NODES = 6_000_000
 DEFAULT_BIAS = (0.2, 0.1, 0.15, 0.15)
 
 
-# Solver modes: off; the first solver, kept for the baseline player (it gave up on a node at its
-# first unproven child, so a proven win for the side to move listed after it went unnoticed);
-# exact (any proven winning child settles the node).
-SOLVER_OFF = 0
-SOLVER_FIRST = 1
-SOLVER_EXACT = 2
-
-
-@njit(cache=True)
-def _settle(
-    proven: np.ndarray, first_child: np.ndarray, child_count: np.ndarray, node: int, solver: int
-) -> int:
-    """What `node` is worth once a child of it got proven: a proven result, or UNKNOWN."""
-    start = first_child[node]
-    best = LOSS  # best result among the children, for the side to move at `node`
-    unknown = False
-    for c in range(start, start + child_count[node]):
-        pc = proven[c]
-        if pc == WIN:
-            return LOSS
-        if pc == UNKNOWN:
-            if solver == SOLVER_FIRST:
-                return UNKNOWN
-            unknown = True
-        if pc == PROVEN_DRAW:
-            best = PROVEN_DRAW
-    if unknown:
-        return UNKNOWN
-    if best == PROVEN_DRAW:
-        return PROVEN_DRAW
-    return WIN
-
-
-@njit(cache=True)
-def run_iterations(
-    root: np.ndarray,
-    first_child: np.ndarray,
-    child_count: np.ndarray,
-    move: np.ndarray,
-    visits: np.ndarray,
-    value: np.ndarray,
-    proven: np.ndarray,
-    used: np.ndarray,
-    rng: np.ndarray,
-    root_node: int,
-    iterations: int,
-    exploration: float,
-    policy: int,
-    solver: int,
-    prior: int,
-    bias: np.ndarray,
-    value_mix: float,
-    w1: np.ndarray,
-    b1: np.ndarray,
-    w2t: np.ndarray,
-    b2: np.ndarray,
-    w3: np.ndarray,
-    b3: float,
-) -> int:
-    """Run up to `iterations` MCTS iterations on the tree; stop early once the root is proven.
-
-    Returns the number of iterations run. `used[0]` is the number of nodes in use; `root_node`
-    is the node of the position `root` (0 for a new tree; deeper when a tree is reused). A full
-    tree stops growing and keeps refining the statistics of the nodes it has.
-
-    `prior` > 0 starts each new child with that many virtual visits at a score guessed from the
-    move itself (progressive bias): winning or blocking a small board looks good, sending the
-    opponent to a free choice or to a board they can win at once looks bad. `bias` holds those
-    four amounts (win, block, free choice, sent to a board they can win), added to 0.5.
-
-    A new leaf is scored by the value network (weights `w1`...`b3`, see `value_net`) for a share
-    `value_mix` of its reward and by a playout for the rest (0: playouts only, 1: no playouts).
-    """
-    capacity = visits.shape[0]
-    active = np.empty(MAX_ACTIVE, dtype=np.int64)
-    hidden = np.empty((1, b1.shape[0]), dtype=np.float32)
-    s = np.empty(STATE_SIZE, dtype=np.int64)
-    path = np.empty(128, dtype=np.int64)
-    buffer = np.empty(81, dtype=np.int64)
-    done = 0
-    while done < iterations and proven[root_node] == UNKNOWN:
-        done += 1
-        s[:] = root
-        node = root_node
-        depth = 0
-        path[0] = root_node
-        while proven[node] == UNKNOWN:
-            if child_count[node] == 0:
-                if node != root_node and visits[node] <= prior:
-                    break  # first visit: estimate this node by a playout
-                n = legal_moves(s, buffer)
-                if used[0] + n > capacity:
-                    break
-                start = used[0]
-                used[0] += n
-                # Shuffle so that ties and unvisited children are tried in a random order.
-                for i in range(n - 1, 0, -1):
-                    j = random_below(rng, i + 1)
-                    buffer[i], buffer[j] = buffer[j], buffer[i]
-                t = s[TURN]
-                big = s[BIG_X + t]
-                closed = s[CLOSED]
-                wins_now = False
-                for i in range(n):
-                    c = start + i
-                    cell = buffer[i]
-                    move[c] = cell
-                    visits[c] = 0
-                    value[c] = 0.0
-                    child_count[c] = 0
-                    proven[c] = UNKNOWN
-                    b = cell // 9
-                    p = cell - b * 9
-                    mine = s[X_MASKS + t * 9 + b]
-                    own = mine | (1 << p)
-                    if solver > 0 and WINS[own] and WINS[big | (1 << b)]:
-                        proven[c] = WIN
-                        wins_now = True
-                    if prior > 0:
-                        theirs_b = s[X_MASKS + (1 - t) * 9 + b]
-                        q = 0.5
-                        if WINS[own]:
-                            q += bias[0]
-                        elif (THREATS[theirs_b] >> p) & 1:
-                            q += bias[1]
-                        target_closed = (closed >> p) & 1 or (
-                            p == b and (WINS[own] or (own | theirs_b) == FULL)
-                        )
-                        if target_closed:
-                            q -= bias[2]
-                        else:
-                            theirs = s[X_MASKS + (1 - t) * 9 + p]
-                            empty = FULL & ~(theirs | s[X_MASKS + t * 9 + p])
-                            if p == b:
-                                empty &= ~(1 << p)
-                            if THREATS[theirs] & empty:
-                                q -= bias[3]
-                        visits[c] = prior
-                        value[c] = prior * q
-                first_child[node] = start
-                child_count[node] = n
-                if wins_now:
-                    proven[node] = LOSS
-                    break
-            # Select the child with the best upper confidence bound.
-            start = first_child[node]
-            log_n = np.log(max(visits[node], 1))
-            best = -1
-            best_score = -1.0
-            for c in range(start, start + child_count[node]):
-                if proven[c] == LOSS:
-                    continue
-                vc = visits[c]
-                if vc == 0:
-                    best = c
-                    break
-                score = value[c] / vc + exploration * np.sqrt(log_n / vc)
-                if score > best_score:
-                    best_score = score
-                    best = c
-            if best < 0:
-                break
-            play(s, move[best])
-            node = best
-            depth += 1
-            path[depth] = node
-            if s[RESULT] != PLAYING:
-                proven[node] = PROVEN_DRAW if s[RESULT] == DRAW else WIN
-            elif solver > 0 and draw_is_certain(s):
-                proven[node] = PROVEN_DRAW
-        # Reward for the player who made the move into `node`.
-        pn = proven[node]
-        if pn == WIN:
-            reward = 1.0
-        elif pn == LOSS:
-            reward = 0.0
-        elif pn == PROVEN_DRAW:
-            reward = 0.5
-        else:
-            mover = 1 - s[TURN]
-            reward = 0.0
-            if value_mix > 0.0:
-                v = net_value(s, w1, b1, w2t, b2, w3, b3, active, hidden)
-                reward = value_mix * (1.0 - v)
-            if value_mix < 1.0:
-                if policy == 0:
-                    result = random_playout(s, rng)
-                else:
-                    result = informed_playout(s, rng, careful_of(policy))
-                if result == DRAW:
-                    reward += (1.0 - value_mix) * 0.5
-                elif result - X_WON == mover:
-                    reward += 1.0 - value_mix
-        for d in range(depth, -1, -1):
-            n_ = path[d]
-            visits[n_] += 1
-            value[n_] += reward
-            reward = 1.0 - reward
-        if solver > 0 and pn != UNKNOWN:
-            for d in range(depth - 1, -1, -1):
-                settled = _settle(proven, first_child, child_count, path[d], solver)
-                if settled == UNKNOWN:
-                    break
-                proven[path[d]] = settled
-    return done
-
-
 class _NoNet(vn.Weights):
     """Stand-in weights for searches that use no value (`value_mix` 0): never evaluated."""
 
     def __init__(self) -> None:
-        self.w1 = np.zeros((vn.FEATURES, 1), dtype=np.float32)
+        self.w1 = np.zeros((vn.FEATURES, 1), dtype=np.int16)
         self.b1 = np.zeros(1, dtype=np.float32)
         self.w2t = np.zeros((1, 1), dtype=np.float32)
         self.b2 = np.zeros(1, dtype=np.float32)
@@ -286,8 +63,10 @@ class Tree:
         self.visits = np.empty(capacity, dtype=np.int32)
         self.value = np.empty(capacity, dtype=np.float32)
         self.proven = np.empty(capacity, dtype=np.int8)
+        self.heur = np.empty(capacity, dtype=np.float32)  # see `mcts.run_iterations`
         self.first_child[0] = self.child_count[0] = self.visits[0] = self.proven[0] = 0
         self.value[0] = 0.0
+        self.heur[0] = -1.0
         self.used = np.ones(1, dtype=np.int64)
         self.root_node = 0
         self.root = root.copy()
@@ -308,6 +87,7 @@ class Tree:
             self.visits,
             self.value,
             self.proven,
+            self.heur,
             self.root_node,
             tree.first_child,
             tree.child_count,
@@ -315,6 +95,7 @@ class Tree:
             tree.visits,
             tree.value,
             tree.proven,
+            tree.heur,
         )
         return tree
 
@@ -341,12 +122,34 @@ class Tree:
         rng: np.ndarray,
         exploration: float,
         policy: int,
+        style: int,
         solver: int,
         prior: int,
+        expand: int,
         bias: np.ndarray,
         value_mix: float,
+        alpha: float,
         net: vn.Weights | None,
     ) -> int:
+        if solver == SOLVER_FIRST:  # the baseline's search, frozen (`baseline_search`)
+            if policy != 1 or style or value_mix:
+                raise ValueError("the first solver runs only in the baseline's own search")
+            return baseline_iterations(
+                self.root,
+                self.first_child,
+                self.child_count,
+                self.move,
+                self.visits,
+                self.value,
+                self.proven,
+                self.used,
+                rng,
+                self.root_node,
+                iterations,
+                exploration,
+                prior,
+                bias,
+            )
         if net is None:
             net = _NO_NET
         return run_iterations(
@@ -357,16 +160,20 @@ class Tree:
             self.visits,
             self.value,
             self.proven,
+            self.heur,
             self.used,
             rng,
             self.root_node,
             iterations,
             exploration,
             policy,
+            style,
             solver,
             prior,
+            expand,
             bias,
             value_mix,
+            alpha,
             net.w1,
             net.b1,
             net.w2t,
@@ -443,10 +250,13 @@ def search(
     seed: int = 0,
     exploration: float = 0.5,
     policy: int = 1,
+    style: int = 0,
     solver: int = SOLVER_EXACT,
     prior: int = 10,
+    expand: int = 1,
     bias: tuple[float, float, float, float] = DEFAULT_BIAS,
     value_mix: float = 0.0,
+    alpha: float = 0.0,
     tree: Tree | None = None,
 ) -> SearchResult:
     """Search from `root` for `iterations`, or until `deadline` (a `time.perf_counter()` value).
@@ -476,7 +286,18 @@ def search(
     if deadline is None:
         assert iterations is not None
         total = tree.run(
-            iterations, rng, exploration, policy, solver, prior, bias_array, value_mix, net
+            iterations,
+            rng,
+            exploration,
+            policy,
+            style,
+            solver,
+            prior,
+            expand,
+            bias_array,
+            value_mix,
+            alpha,
+            net,
         )
     else:
         chunk = 32
@@ -489,7 +310,18 @@ def search(
             if started >= deadline and total > 0:  # one iteration at least: it expands the root
                 break
             total += tree.run(
-                chunk, rng, exploration, policy, solver, prior, bias_array, value_mix, net
+                chunk,
+                rng,
+                exploration,
+                policy,
+                style,
+                solver,
+                prior,
+                expand,
+                bias_array,
+                value_mix,
+                alpha,
+                net,
             )
             took = time.perf_counter() - started
             # Aim for chunks of about a millisecond, and never run one past the deadline.
