@@ -22,10 +22,12 @@ from tictactoe.server.storage.rows import game_values, move_values, row_values
 from tictactoe.server.storage.schema import games
 from tictactoe.server.storage.statements import (
     DELETE_MOVES,
+    INDEXED_COLUMNS,
     INSERT_MOVE,
     KEEP_GAME,
     KEEP_TEAM_TOKEN,
     UPDATE_TABLE,
+    UPDATE_TABLE_UNINDEXED,
     taken_back_parameters,
     team_token_rows,
 )
@@ -122,6 +124,7 @@ class SQLiteMoveWriter:
     ~1 ms inline)."""
 
     _UPDATE_SQL = str(UPDATE_TABLE.compile(dialect=_NAMED_SQLITE))
+    _UPDATE_UNINDEXED_SQL = str(UPDATE_TABLE_UNINDEXED.compile(dialect=_NAMED_SQLITE))
     _INSERT_SQL = str(
         INSERT_MOVE.compile(
             dialect=_NAMED_SQLITE,
@@ -155,6 +158,7 @@ class SQLiteMoveWriter:
         expected_version: int,
         move: MoveRecord | None,
         taken_back: TakenBack | None = None,
+        previous: TableRecord | None = None,
     ) -> bool:
         """Saves as `save` does if the write lock is free now; False (nothing written) if not."""
         try:
@@ -167,7 +171,7 @@ class SQLiteMoveWriter:
             if damaged(error):
                 raise StorageUnavailableError(first_line(error)) from error
             raise
-        self._write(self._now, table, expected_version, move, taken_back, begun=True)
+        self._write(self._now, table, expected_version, move, taken_back, previous, begun=True)
         return True
 
     def save(
@@ -176,8 +180,9 @@ class SQLiteMoveWriter:
         expected_version: int,
         move: MoveRecord | None,
         taken_back: TakenBack | None = None,
+        previous: TableRecord | None = None,
     ) -> None:
-        self._write(self._waiting, table, expected_version, move, taken_back, begun=False)
+        self._write(self._waiting, table, expected_version, move, taken_back, previous, begun=False)
 
     def _write(
         self,
@@ -186,14 +191,22 @@ class SQLiteMoveWriter:
         expected_version: int,
         move: MoveRecord | None,
         taken_back: TakenBack | None,
+        previous: TableRecord | None,
         *,
         begun: bool,
     ) -> None:
-        parameters = {"where_id": table.id, "where_version": expected_version, **row_values(table)}
+        values = row_values(table)
+        update = self._UPDATE_SQL
+        if previous is not None and previous.version == expected_version:
+            before = row_values(previous)
+            if all(values[name] == before[name] for name in INDEXED_COLUMNS):
+                update = self._UPDATE_UNINDEXED_SQL
+                values = {k: v for k, v in values.items() if k not in INDEXED_COLUMNS}
+        parameters = {"where_id": table.id, "where_version": expected_version, **values}
         try:
             if not begun:
                 connection.execute("BEGIN IMMEDIATE")
-            if connection.execute(self._UPDATE_SQL, parameters).rowcount != 1:
+            if connection.execute(update, parameters).rowcount != 1:
                 raise StaleVersionError(table.id)
             if taken_back is not None:
                 connection.execute(self._DELETE_SQL, taken_back_parameters(taken_back))
