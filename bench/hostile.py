@@ -273,7 +273,7 @@ def sweep(server: Server, tally: Tally, rng: random.Random, random_count: int) -
     raw_probes(server, tally)
     url = f"ws://127.0.0.1:{server.port}/api/tables/{table['id']}/ws?token={table['token']}"
     probes = socket_probes(rng, random_count)
-    ws = connect(url, max_size=None)
+    ws = connect(url, max_size=None, max_queue=None)
     try:
         json.loads(ws.recv(timeout=10))
         for text in probes:
@@ -284,7 +284,7 @@ def sweep(server: Server, tally: Tally, rng: random.Random, random_count: int) -
                 # Read up to our ping's pong, and no further: a probe that is itself a ping
                 # has a pong of its own. Out of step, the unread frames pile up past the
                 # client's queue, and closing then hangs (websockets 14.1's sync client:
-                # python-websockets/websockets#1555).
+                # python-websockets/websockets#1555; hence also no queue limit here).
                 pongs = 1 + is_ping(text)
                 while pongs:
                     frame = json.loads(ws.recv(timeout=10))
@@ -297,11 +297,11 @@ def sweep(server: Server, tally: Tally, rng: random.Random, random_count: int) -
                 # leave it unanswered): count it, and go on with a new socket.
                 tally.dropped.append(f"{text[:40]!r}: {error!r}")
                 ws.close()
-                ws = connect(url, max_size=None)
+                ws = connect(url, max_size=None, max_queue=None)
                 json.loads(ws.recv(timeout=10))
     finally:
         ws.close()
-    with connect(url) as ws:  # the socket survived all that, and so did the server
+    with connect(url, max_queue=None) as ws:  # the socket survived all that, and so did the server
         json.loads(ws.recv(timeout=10))
 
 

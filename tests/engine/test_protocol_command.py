@@ -61,3 +61,23 @@ def test_rows_and_columns_count_from_the_top_left() -> None:
     assert all(
         row_col_from_cell(cell_from_row_col(r, c)) == (r, c) for r in range(9) for c in range(9)
     )
+
+
+@pytest.mark.parametrize(("seeded", "calibrated"), [(False, False), (True, True)])
+def test_the_warm_up_measures_the_machine_only_for_a_seeded_max(
+    seeded: bool, calibrated: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first turn's 1 000 ms include the start (issue 13): an unseeded `max` has no use for
+    `calibrate`'s ~40 ms of search, and the collector is on again afterwards."""
+    import gc
+
+    from tictactoe.engine import player
+    from tictactoe.engine.protocol_command import warm_up
+
+    monkeypatch.setattr(player, "_speed", [])
+    try:
+        warm_up("max", seeded=seeded)
+        assert bool(player._speed) is calibrated
+        assert gc.isenabled()
+    finally:
+        gc.unfreeze()

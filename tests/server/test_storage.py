@@ -179,6 +179,25 @@ async def test_table_is_found_by_a_seat_token_hash(storage: Storage) -> None:
     assert await storage.find_table_by_token_hash("3" * 64) is None
 
 
+async def test_a_save_given_the_record_it_replaces_writes_what_changed_seats_and_all(
+    storage: Storage,
+) -> None:
+    table = a_table()
+    await storage.create(table)
+    after, move = moved(table, "e5")
+    await storage.save(after, expected_version=1, move=move, previous=table)  # no seat changed
+    assert await storage.load(table.id) == after
+    seated = dataclasses.replace(after, o=SeatRecord("5" * 64, "6" * 64), version=3)
+    await storage.save(seated, expected_version=2, previous=after)  # a seat taken: indexed
+    assert await storage.load(table.id) == seated
+    assert await storage.find_table_by_token_hash("5" * 64) == table.id
+    assert [t.id for t in await storage.tables_of_client("6" * 64, 10)] == [table.id]
+    # A `previous` that is not the stored version is not trusted to say what changed.
+    again = dataclasses.replace(seated, x=SeatRecord("7" * 64), version=4)
+    await storage.save(again, expected_version=3, previous=after)
+    assert await storage.find_table_by_token_hash("7" * 64) == table.id
+
+
 async def test_sqlite_keeps_tables_across_reopening(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'again.db'}"
     store = SQLStorage(url)

@@ -81,14 +81,38 @@ def row_col_from_cell(cell: str) -> tuple[int, int]:
     return 9 - int(cell[1:]), ord(cell[0]) - ord("a")
 
 
+def warm_up(level: str, *, seeded: bool) -> None:
+    """Load what the game will use before the first turn's search starts its clock (the arena
+    gives the first turn more time; loading counts against it): the kernels of this one level,
+    and, for a seeded `max` only, this machine's speed (`player.calibrate`, ~40 ms of search an
+    unseeded `max` never needs). The engine's own `warm_up` does all four levels and both.
+
+    Python's cyclic garbage collector is off meanwhile: importing NumPy and Numba and loading
+    the cached kernels makes ~10^5 objects that all live as long as the process, and collecting
+    them again and again on the way cost ~10% of the start. They are frozen out of later
+    collections, which then see only what the game makes."""
+    import gc
+
+    gc.disable()
+    try:
+        import tictactoe
+        from tictactoe.engine import best_move
+
+        opening = tictactoe.new_game("ultimate").play("e5")
+        best_move(opening, level, think_ms=5, seed=0 if seeded else None)
+        gc.freeze()
+    finally:
+        gc.enable()
+
+
 def play_protocol(
     stdin: TextIO, stdout: TextIO, *, think_ms: int, level: str, seed: int | None
 ) -> int:
     """Play one game turn by turn until the referee stops talking."""
     import tictactoe
-    from tictactoe.engine import best_move, warm_up
+    from tictactoe.engine import best_move
 
-    warm_up(("ultimate",))  # the arena gives the first turn more time; spend it loading kernels
+    warm_up(level, seeded=seed is not None)
     game = tictactoe.new_game("ultimate")
     turn = 0
     while True:

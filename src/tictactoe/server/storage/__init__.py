@@ -194,11 +194,13 @@ class Storage(Protocol):
         expected_version: int,
         move: MoveRecord | None = None,
         taken_back: TakenBack | None = None,
+        previous: TableRecord | None = None,
     ) -> None:
         """Replaces the table (and logs `move`, or removes the moves `taken_back`) in one
         transaction, only if the stored version is still `expected_version`; otherwise raises
         `StaleVersionError` and writes nothing. A table whose game is over also keeps that game
-        (`GameRecord.ended`) if it is not kept yet."""
+        (`GameRecord.ended`) if it is not kept yet. `previous`, the record at `expected_version`
+        when the caller holds it, lets a store write only what changed."""
 
     async def find_table_by_token_hash(self, token_hash: str) -> str | None:
         """The id of the table whose seat has this token hash, if any."""

@@ -43,6 +43,7 @@ class MemoryStorage:
         expected_version: int,
         move: MoveRecord | None = None,
         taken_back: TakenBack | None = None,
+        previous: TableRecord | None = None,
     ) -> None:
         stored = self._tables.get(table.id)
         if stored is None or stored.version != expected_version:

@@ -215,6 +215,7 @@ class SQLStorage:
             # On the writer's own thread, after the saves queued there: a save still running
             # when its connection closes under it crashes the process (seen in CI: SIGSEGV).
             writer, self._move_writer = self._move_writer, None
+            writer.close_now()
             await asyncio.get_running_loop().run_in_executor(self._writer_thread, writer.close)
         if self._checkpointer is not None:
             await self._checkpointer.stop()
@@ -264,11 +265,22 @@ class SQLStorage:
         expected_version: int,
         move: MoveRecord | None = None,
         taken_back: TakenBack | None = None,
+        previous: TableRecord | None = None,
     ) -> None:
         if self._move_writer is not None:
             writer = self._move_writer
+            if writer.save_now(table, expected_version, move, taken_back, previous):
+                return
+            # The write lock is held (another process, or this one's writer thread): wait for
+            # it on the writer's thread, not on the event loop.
             await asyncio.get_running_loop().run_in_executor(
-                self._writer_thread, writer.save, table, expected_version, move, taken_back
+                self._writer_thread,
+                writer.save,
+                table,
+                expected_version,
+                move,
+                taken_back,
+                previous,
             )
             return
         # Team tables (their teammates' tokens are kept too) take the general path: rare.

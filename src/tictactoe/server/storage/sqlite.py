@@ -22,10 +22,12 @@ from tictactoe.server.storage.rows import game_values, move_values, row_values
 from tictactoe.server.storage.schema import games
 from tictactoe.server.storage.statements import (
     DELETE_MOVES,
+    INDEXED_COLUMNS,
     INSERT_MOVE,
     KEEP_GAME,
     KEEP_TEAM_TOKEN,
     UPDATE_TABLE,
+    UPDATE_TABLE_UNINDEXED,
     taken_back_parameters,
     team_token_rows,
 )
@@ -111,9 +113,18 @@ _NAMED_SQLITE = sqlite_dialect(paramstyle="named")  # type: ignore[no-untyped-ca
 class SQLiteMoveWriter:
     """The hot write, a table's save, straight on the sqlite3 driver with SQL compiled once from the
     same SQLAlchemy statements: the engine's per-statement machinery cost ~0.5 ms a move, more
-    than the SQL itself (measured with bench/server.py)."""
+    than the SQL itself (measured with bench/server.py).
+
+    Two connections. `save_now` runs on the event loop and never waits: it takes the write lock
+    only if it is free at once (a WAL commit without fsync is ~0.05 ms), and says so when it is
+    not. `save` is the same write on the storage's writer thread, waiting for the lock up to the
+    busy timeout: only saves that met a held lock go there, so a lock another process holds
+    stalls those writes and nothing else (issue 13), while a move does not pay for two thread
+    hops and the GIL hand-offs between them (25.6 ms p50 under bench/server.py's load, against
+    ~1 ms inline)."""
 
     _UPDATE_SQL = str(UPDATE_TABLE.compile(dialect=_NAMED_SQLITE))
+    _UPDATE_UNINDEXED_SQL = str(UPDATE_TABLE_UNINDEXED.compile(dialect=_NAMED_SQLITE))
     _INSERT_SQL = str(
         INSERT_MOVE.compile(
             dialect=_NAMED_SQLITE,
@@ -133,10 +144,35 @@ class SQLiteMoveWriter:
     )
 
     def __init__(self, path: str) -> None:
-        # Autocommit mode: the transaction is spelled out below. Used from one thread at a time
-        # (the storage's writer thread), not always the one that opened it.
-        self._connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-        set_sqlite_pragmas(self._connection, None)
+        # Autocommit mode: the transaction is spelled out below.
+        self._now = sqlite3.connect(path, isolation_level=None)  # the event loop's
+        set_sqlite_pragmas(self._now, None)
+        self._now.execute("PRAGMA busy_timeout=0")
+        # Used from one thread at a time (the storage's writer thread), not the one that opened it.
+        self._waiting = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        set_sqlite_pragmas(self._waiting, None)
+
+    def save_now(
+        self,
+        table: TableRecord,
+        expected_version: int,
+        move: MoveRecord | None,
+        taken_back: TakenBack | None = None,
+        previous: TableRecord | None = None,
+    ) -> bool:
+        """Saves as `save` does if the write lock is free now; False (nothing written) if not."""
+        try:
+            self._now.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as error:
+            if error.sqlite_errorcode in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+                return False
+            raise StorageUnavailableError(first_line(error)) from error
+        except sqlite3.DatabaseError as error:
+            if damaged(error):
+                raise StorageUnavailableError(first_line(error)) from error
+            raise
+        self._write(self._now, table, expected_version, move, taken_back, previous, begun=True)
+        return True
 
     def save(
         self,
@@ -144,20 +180,38 @@ class SQLiteMoveWriter:
         expected_version: int,
         move: MoveRecord | None,
         taken_back: TakenBack | None = None,
+        previous: TableRecord | None = None,
     ) -> None:
-        connection = self._connection
-        parameters = {"where_id": table.id, "where_version": expected_version, **row_values(table)}
+        self._write(self._waiting, table, expected_version, move, taken_back, previous, begun=False)
+
+    def _write(
+        self,
+        connection: sqlite3.Connection,
+        table: TableRecord,
+        expected_version: int,
+        move: MoveRecord | None,
+        taken_back: TakenBack | None,
+        previous: TableRecord | None,
+        *,
+        begun: bool,
+    ) -> None:
+        values = row_values(table)
+        update = self._UPDATE_SQL
+        if previous is not None and previous.version == expected_version:
+            before = row_values(previous)
+            if all(values[name] == before[name] for name in INDEXED_COLUMNS):
+                update = self._UPDATE_UNINDEXED_SQL
+                values = {k: v for k, v in values.items() if k not in INDEXED_COLUMNS}
+        parameters = {"where_id": table.id, "where_version": expected_version, **values}
         try:
-            connection.execute("BEGIN IMMEDIATE")
-            if connection.execute(self._UPDATE_SQL, parameters).rowcount != 1:
+            if not begun:
+                connection.execute("BEGIN IMMEDIATE")
+            if connection.execute(update, parameters).rowcount != 1:
                 raise StaleVersionError(table.id)
             if taken_back is not None:
                 connection.execute(self._DELETE_SQL, taken_back_parameters(taken_back))
             if move is not None:
-                connection.execute(
-                    self._INSERT_SQL,
-                    move_values(move),
-                )
+                connection.execute(self._INSERT_SQL, move_values(move))
             if table.result is not None:
                 connection.execute(self._KEEP_GAME_SQL, game_values(table))
             if rows := team_token_rows(table):
@@ -173,9 +227,10 @@ class SQLiteMoveWriter:
             raise
 
     def ping(self) -> None:
-        """Takes the write lock and lets it go: raises `StorageUnavailableError` when another
-        connection holds it longer than the busy timeout, or the file cannot be read."""
-        connection = self._connection
+        """Takes the write lock and lets it go (on the writer thread's connection): raises
+        `StorageUnavailableError` when another connection holds it longer than the busy timeout,
+        or the file cannot be read."""
+        connection = self._waiting
         try:
             connection.execute("BEGIN IMMEDIATE")
             connection.execute("SELECT count(*) FROM sqlite_master").fetchone()
@@ -185,5 +240,10 @@ class SQLiteMoveWriter:
                 connection.execute("ROLLBACK")
             raise StorageUnavailableError(first_line(error)) from error
 
+    def close_now(self) -> None:
+        """Closes the event loop's connection (call on the loop)."""
+        self._now.close()
+
     def close(self) -> None:
-        self._connection.close()
+        """Closes the writer thread's connection (call on that thread)."""
+        self._waiting.close()

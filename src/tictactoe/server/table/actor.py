@@ -270,7 +270,11 @@ class Table:
         (`StaleVersionError`) if that is not the latest. In scale-out, learns meanwhile who is
         connected through other processes, for the frame about to be published."""
         save = self._storage.save(
-            decision.record, self.record.version, decision.move, decision.undone
+            decision.record,
+            self.record.version,
+            decision.move,
+            decision.undone,
+            previous=self.record,
         )
         if self._presence is None:
             await save
