@@ -51,6 +51,10 @@ class BoundedH11Protocol(H11Protocol):
         super().handle_events()
         if self.cycle is not None and not self.cycle.response_complete:
             self._disarm()  # the headers are in: the request is the site's now
+        elif self.transport.get_protocol() is not self:
+            # Upgraded to a WebSocket: the armed timer would keep this protocol (its h11 state
+            # and buffers, ~5 KB) alive for the whole timeout, for every socket that opens.
+            self._disarm()
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
