@@ -232,9 +232,12 @@ async def gather_limited(coroutines: list[Any], limit: int) -> list[Any]:
 async def server_seats(base: str, tables: int, variant: str) -> list[tuple[str, str, str]]:
     """Creates the tables and takes both seats: (table id, mark, token) per player."""
     # Two browsers (two cookies): one creates every table, the other takes every free seat.
+    # Idle connections are dropped before the server's 5 s keep-alive timeout closes them: a
+    # request sent on one the server is closing at that moment fails (httpx.ReadError).
+    limits = httpx.Limits(keepalive_expiry=2)
     async with (
-        httpx.AsyncClient(base_url=base, timeout=30) as host,
-        httpx.AsyncClient(base_url=base, timeout=30) as guest,
+        httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as host,
+        httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as guest,
     ):
         await host.get("/openapi.json")
         await guest.get("/openapi.json")

@@ -266,15 +266,11 @@ class Table:
         self._envelope = None
 
     async def _save(self, decision: Decision) -> None:
-        """Commits the decided record over the version this process holds; the database refuses it
-        (`StaleVersionError`) if that is not the latest. In scale-out, learns meanwhile who is
-        connected through other processes, for the frame about to be published."""
+        """Commits the decided record over the version held here (`StaleVersionError` if that is not
+        the latest); in scale-out, learns meanwhile who is connected through other processes."""
+        old = self.record
         save = self._storage.save(
-            decision.record,
-            self.record.version,
-            decision.move,
-            decision.undone,
-            previous=self.record,
+            decision.record, old.version, decision.move, decision.undone, previous=old
         )
         if self._presence is None:
             await save
