@@ -164,7 +164,8 @@ class SQLiteMoveWriter:
         try:
             self._now.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as error:
-            if error.sqlite_errorcode in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+            # The primary code: SQLite reports extended ones (SQLITE_BUSY_RECOVERY is 5 | 1 << 8).
+            if (error.sqlite_errorcode & 0xFF) in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
                 return False
             raise StorageUnavailableError(first_line(error)) from error
         except sqlite3.DatabaseError as error:
