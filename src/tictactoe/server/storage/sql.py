@@ -8,10 +8,13 @@ A database that cannot be reached raises `StorageUnavailableError` (the server a
 Every operation is written once, as a function of a SQLAlchemy `Connection`. PostgreSQL runs it on
 the async engine (`run_sync`). SQLite runs it through the synchronous engine in a thread: writes
 in one writer thread (so this process never contends with itself for the write lock), reads in a
-few others. Never on the event loop: a statement waiting for a lock another process holds (up to
-the busy timeout) or for a slow disk then holds up only what needs it, not every table (issue 13:
-a locked file froze the whole server for 5 s). aiosqlite was slower still (a move's save took
-4.7 ms p50 and 35 ms p99 on the team box); a plain thread hop costs tens of microseconds.
+few others. Nothing waits on the event loop: a statement waiting for a lock another process holds
+(up to the busy timeout) or for a slow disk then holds up only what needs it, not every table
+(issue 13: a locked file froze the whole server for 5 s). The one exception is the hot write, a
+table's save (`SQLiteMoveWriter`): it is tried on the loop with `busy_timeout=0`, which never
+waits, and goes to the writer thread only when the lock is held; under load the two thread hops
+and GIL hand-offs of every save cost more than the save itself (bench/server.py: p50 25.6 ms
+against ~1 ms). aiosqlite was slower still (4.7 ms p50 and 35 ms p99 a save on the team box).
 """
 
 from __future__ import annotations
