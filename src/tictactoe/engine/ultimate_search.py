@@ -287,26 +287,32 @@ def search(
     net = vn.weights() if value_mix > 0 or net_prior > 0 else None
     rng = np.empty(1, dtype=np.uint64)
     rng[0] = np.uint64((seed * 0x9E3779B97F4A7C15 & 0xFFFFFFFFFFFFFFFF) | 1)
+    settings = (
+        rng,
+        exploration,
+        policy,
+        style,
+        solver,
+        prior,
+        expand,
+        bias_array,
+        value_mix,
+        alpha,
+        draw_score,
+        net_prior,
+        net,
+    )
     total = 0
     took = 0.0
+
+    def run(count: int) -> int:
+        """`count` more iterations with this search's settings; how many ran."""
+        ran: int = tree.run(count, *settings)
+        return ran
+
     if deadline is None:
         assert iterations is not None
-        total = tree.run(
-            iterations,
-            rng,
-            exploration,
-            policy,
-            style,
-            solver,
-            prior,
-            expand,
-            bias_array,
-            value_mix,
-            alpha,
-            draw_score,
-            net_prior,
-            net,
-        )
+        total = run(iterations)
     else:
         chunk = 32
         while tree.proven[tree.root_node] == UNKNOWN:
@@ -317,22 +323,7 @@ def search(
             started = time.perf_counter()
             if started >= deadline and total > 0:  # one iteration at least: it expands the root
                 break
-            total += tree.run(
-                chunk,
-                rng,
-                exploration,
-                policy,
-                style,
-                solver,
-                prior,
-                expand,
-                bias_array,
-                value_mix,
-                alpha,
-                draw_score,
-                net_prior,
-                net,
-            )
+            total += run(chunk)
             took = time.perf_counter() - started
             # Aim for chunks of about a millisecond, and never run one past the deadline.
             rate = chunk / max(took, 1e-6)
