@@ -1,7 +1,9 @@
 """Self-play games of the MCTS search, recorded as training positions for the value network.
 
 Each game opens with 2 to 8 uniformly random plies, then both sides play the search with a fixed
-number of iterations per move (seeded, so a seed gives the same games on any machine). Every
+number of iterations per move (seeded, so a seed gives the same games on any machine): `max`'s
+own search (`--player max`: the value network of the moment, its settings) or the plain one
+with playouts only (`--player plain`, what the first networks were trained on). Every
 position after the opening is kept with the search's value of its chosen move and the game's
 final result, both for the side to move.
 
@@ -13,14 +15,25 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 
+from tictactoe.engine import player
 from tictactoe.engine import ultimate_kernel as uk
 from tictactoe.engine import ultimate_search as us
+from tictactoe.engine import value_net as vn
+
+PLAYERS: dict[str, dict[str, Any]] = {
+    "plain": {},
+    "max": {"value_mix": player.MAX_VALUE_MIX, **player.MAX_SETTINGS},
+}
 
 
-def play_game(rng: random.Random, iterations: int) -> tuple[list[np.ndarray], list[float], int]:
+def play_game(
+    rng: random.Random, iterations: int, settings: dict[str, Any]
+) -> tuple[list[np.ndarray], list[float], int]:
     state = uk.new_state()
     cells = np.empty(81, dtype=np.int64)
     for _ in range(rng.randint(2, 8)):
@@ -31,7 +44,7 @@ def play_game(rng: random.Random, iterations: int) -> tuple[list[np.ndarray], li
     positions: list[np.ndarray] = []
     values: list[float] = []
     while state[uk.RESULT] == uk.PLAYING:
-        result = us.search(state, iterations=iterations, seed=rng.getrandbits(48))
+        result = us.search(state, iterations=iterations, seed=rng.getrandbits(48), **settings)
         positions.append(state.copy())
         values.append(result.value)
         uk.play(state, result.cell)
@@ -43,13 +56,17 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--iterations", type=int, default=1500, help="search iterations a move")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--player", choices=sorted(PLAYERS), default="max")
+    parser.add_argument("--net", help="value network weights for `max` (default: the shipped ones)")
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
+    if args.net:
+        vn.use_weights(vn.Weights(Path(args.net)))
     rng = random.Random(args.seed)
     states, values, outcomes = [], [], []
     began = time.perf_counter()
     for game in range(args.games):
-        positions, searched, result = play_game(rng, args.iterations)
+        positions, searched, result = play_game(rng, args.iterations, PLAYERS[args.player])
         for state, value in zip(positions, searched, strict=True):
             mover = int(state[uk.TURN])
             outcome = 0.5 if result == uk.DRAW else float(result - uk.X_WON == mover)

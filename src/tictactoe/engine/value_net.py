@@ -202,3 +202,10 @@ def weights() -> Weights:
     if _loaded is None:
         _loaded = Weights()
     return _loaded
+
+
+def use_weights(net: Weights) -> None:
+    """Search with `net` from now on in this process instead of the shipped weights (for
+    training: self-play with a network that is not shipped yet)."""
+    global _loaded
+    _loaded = net
