@@ -48,7 +48,6 @@ from tictactoe.server.table.view import (
     encode_envelope,
     frame_for_person,
     moved_frame,
-    seats_json,
     table_json,
 )
 
@@ -102,9 +101,9 @@ class Table:
         self._turn_since = now
         self._envelope: str | None = None
         self._envelope_at = now
-        # The `seats` of the last frame published, so a `moved` frame carries them only when
-        # they changed.
-        self._seats_sent: str | None = None
+        # Whether who is here changed since the last frame published (a `moved` frame carries
+        # the seats only then).
+        self._company_changed = False
         self._claim_timer: asyncio.TimerHandle | None = None
         self._flag_timer: asyncio.TimerHandle | None = None
         self._reactions = TokenBuckets(rate=0.5, burst=3, clock=clock)
@@ -239,9 +238,9 @@ class Table:
             raise Refused(
                 503, "the database is unreachable right now; nothing changed, try again"
             ) from None
-        previous, move = self.record.version, decision.move
+        before, move = self.record, decision.move
         self._adopt(decision.record)
-        await (self._publish() if move is None else self._publish_move(move.move, previous))
+        await (self._publish() if move is None else self._publish_move(move.move, before))
         return list(decision.events), decision.move is not None
 
     def _decide(self, command: Command, by: str | None) -> Decision:
@@ -300,6 +299,7 @@ class Table:
         if seen != self._attendance.seen:
             self._attendance.seen = seen
             self._envelope = None
+            self._company_changed = True
 
     # -- presence --
 
@@ -354,20 +354,20 @@ class Table:
     async def _publish(self) -> None:
         """Publishes the whole table (every change but a move)."""
         envelope = self.envelope()
-        self._seats_sent = _dumps(seats_json(self))
+        self._company_changed = False
         await self._pubsub.publish(channel_of(self.id), envelope)
 
-    async def _publish_move(self, move: str, previous_version: int) -> None:
+    async def _publish_move(self, move: str, before: TableRecord) -> None:
         """Publishes a move as a small `moved` frame, the same bytes for every socket."""
         claim = self.claim_possible_at()
         if claim is not None and claim[1] <= self._clock():
             # Someone may claim at once (a frame for that player alone): the whole table.
             await self._publish()
             return
-        seats, sent = seats_json(self), self._seats_sent
-        self._seats_sent = _dumps(seats)  # seats go in the frame only when they changed
-        changed = None if sent == self._seats_sent else seats
-        frame = moved_frame(self, move, previous_version, changed)
+        # A move moves no one: the seats and watchers go in the frame only if who is here
+        # changed since the last frame (through another process, in scale-out).
+        frame = moved_frame(self, move, before, self._company_changed)
+        self._company_changed = False
         await self._pubsub.publish(channel_of(self.id), encode_envelope(frame, None, None, None))
 
     def _after_change(self) -> None:

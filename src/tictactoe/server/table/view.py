@@ -13,6 +13,7 @@ import json
 from typing import Any, Literal, Protocol
 
 from tictactoe import Game
+from tictactoe.rules.ultimate import board_of
 from tictactoe.server.storage import TableRecord
 from tictactoe.server.table.clock import Clock
 
@@ -140,21 +141,53 @@ def move_changes(table: Table) -> dict[str, Any]:
     }
 
 
-def moved_frame(
-    table: Table, move: str, previous_version: int, seats: dict[str, Any] | None
-) -> str:
+def moved_frame(table: Table, move: str, before: TableRecord, company_changed: bool) -> str:
     """The frame after a move: the table's new `version`, the `previous` one it follows, the
     `move` (appended to `moves` and `record`), and the `changes`: the fields of the table JSON
-    that the move may have changed, with `seats` only if given (they changed). Applied to the
+    that the move changed, from `before` (the record it was played on), with `seats` and
+    `watchers` if `company_changed` (who is here changed since the last frame). Applied to the
     table of version `previous`, it gives the table of `version` (less `can_claim_win`, which no
-    move leaves standing); a client at another version asks for the table (`sync`)."""
-    changes = move_changes(table)
-    if seats is not None:
-        changes["seats"] = seats
+    move leaves standing); a client at another version asks for the table (`sync`).
+
+    Every move changes the position, the turn, the last move and the legal moves (and, in
+    Ultimate, where the opponent is sent and where each move would send them); the rest only
+    at times: the result with its lines, how it ended and the score when the game ends, a
+    pending takeback or draw offer when the move clears it, the clock when there is one, the
+    small boards when the move closes one."""
+    record, game = table.record, table.game
+    over = record.result is not None
+    legal = [] if over else game.legal_moves()
+    changes: dict[str, Any] = {
+        "last_move": game.last_move,
+        "position": game.position(),
+        "turn": game.turn,
+        "legal_moves": legal,
+    }
+    if record.variant == "ultimate":
+        changes["sent_to"] = None if over else game.sent_to  # type: ignore[attr-defined]
+        changes["sends_to"] = {m: game.sends_to(m) for m in legal}  # type: ignore[attr-defined]
+        boards = game.boards()  # type: ignore[attr-defined]
+        if boards[board_of(move)] is not None:  # the move closed its small board
+            changes["boards"] = boards
+    if over:
+        changes["result"] = record.result
+        changes["ended_by"] = record.ended_by
+        changes["winning_lines"] = [list(line) for line in game.winning_lines()]
+        changes["score"] = {"x": record.score_x, "o": record.score_o, "draws": record.draws}
+    if before.takeback_by is not None or record.takeback_by is not None:
+        changes["takeback_asked_by"] = record.takeback_by
+    if before.draw_offer is not None or record.draw_offer is not None:
+        changes["draw_offer"] = record.draw_offer
+    clock = table.clock.json()
+    if clock is not None:
+        changes["clock"] = clock
+    if company_changed:
+        changes["seats"] = seats_json(table)
+        changes["watchers"] = table.watchers
     body = {
         "type": "moved",
-        "version": table.record.version,
-        "previous": previous_version,
+        "version": record.version,
+        "previous": before.version,
         "move": move,
         "changes": changes,
     }
