@@ -102,9 +102,7 @@ class Table:
         self._turn_since = now
         self._envelope: str | None = None
         self._envelope_at = now
-        # Whether who is here changed since the last frame published (a `moved` frame carries
-        # the seats only then).
-        self._company_changed = False
+        self._company_changed = False  # who is here, since the last frame (see _publish_move)
         self._claim_timer: asyncio.TimerHandle | None = None
         self._flag_timer: asyncio.TimerHandle | None = None
         self._reactions = TokenBuckets(rate=0.5, burst=3, clock=clock)
@@ -368,11 +366,15 @@ class Table:
             # Someone may claim at once (a frame for that player alone): the whole table.
             await self._publish()
             return
-        # A move moves no one: the seats and watchers go in the frame only if who is here
-        # changed since the last frame (through another process, in scale-out).
+        # Seats and watchers go in only if who is here changed since the last frame (through
+        # another process, in scale-out); the player now to move gets the frame first.
         frame = moved_frame(self, move, before, self._company_changed)
         self._company_changed = False
-        await self._pubsub.publish(channel_of(self.id), encode_envelope(frame, None, None, None))
+        first = self.game.turn if self.record.result is None else None
+        x, o = self.record.x.token_hash, self.record.o.token_hash
+        await self._pubsub.publish(
+            channel_of(self.id), encode_envelope(frame, None, x, o, first=first)
+        )
 
     def _after_change(self) -> None:
         self._schedule_claim_frame()
