@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import sqlite3
 from typing import Any
@@ -22,14 +23,13 @@ from tictactoe.server.storage.rows import game_values, move_values, row_values
 from tictactoe.server.storage.schema import games
 from tictactoe.server.storage.statements import (
     DELETE_MOVES,
-    INDEXED_COLUMNS,
     INSERT_MOVE,
     KEEP_GAME,
     KEEP_TEAM_TOKEN,
     UPDATE_TABLE,
-    UPDATE_TABLE_UNINDEXED,
     taken_back_parameters,
     team_token_rows,
+    update_table_columns,
 )
 
 log = logging.getLogger(__name__)
@@ -110,6 +110,11 @@ class WALCheckpointer:
 _NAMED_SQLITE = sqlite_dialect(paramstyle="named")  # type: ignore[no-untyped-call]
 
 
+@functools.lru_cache(maxsize=256)
+def _update_sql(names: tuple[str, ...]) -> str:
+    return str(update_table_columns(names).compile(dialect=_NAMED_SQLITE))
+
+
 class SQLiteMoveWriter:
     """The hot write, a table's save, straight on the sqlite3 driver with SQL compiled once from the
     same SQLAlchemy statements: the engine's per-statement machinery cost ~0.5 ms a move, more
@@ -124,7 +129,6 @@ class SQLiteMoveWriter:
     ~1 ms inline)."""
 
     _UPDATE_SQL = str(UPDATE_TABLE.compile(dialect=_NAMED_SQLITE))
-    _UPDATE_UNINDEXED_SQL = str(UPDATE_TABLE_UNINDEXED.compile(dialect=_NAMED_SQLITE))
     _INSERT_SQL = str(
         INSERT_MOVE.compile(
             dialect=_NAMED_SQLITE,
@@ -199,10 +203,12 @@ class SQLiteMoveWriter:
         values = row_values(table)
         update = self._UPDATE_SQL
         if previous is not None and previous.version == expected_version:
+            # Only what changed since the record the caller holds (the version check below
+            # makes sure that is what is stored): the version, the record, the time, ...
             before = row_values(previous)
-            if all(values[name] == before[name] for name in INDEXED_COLUMNS):
-                update = self._UPDATE_UNINDEXED_SQL
-                values = {k: v for k, v in values.items() if k not in INDEXED_COLUMNS}
+            changed = tuple(name for name, value in values.items() if value != before[name])
+            update = _update_sql(changed)
+            values = {name: values[name] for name in changed}
         parameters = {"where_id": table.id, "where_version": expected_version, **values}
         try:
             if not begun:

@@ -17,6 +17,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from tictactoe import Game
 from tictactoe.server.ops import metrics
 from tictactoe.server.ops.limits import TokenBuckets
 from tictactoe.server.pubsub import PubSub
@@ -31,7 +32,6 @@ from tictactoe.server.table.attendance import Attendance
 from tictactoe.server.table.claim import ClaimWindow, claim_window
 from tictactoe.server.table.clock import Clock
 from tictactoe.server.table.commands import (
-    REACTIONS,
     AnswerDraw,
     ClaimWin,
     Command,
@@ -40,9 +40,10 @@ from tictactoe.server.table.commands import (
     StaleCommand,
     TimeOut,
 )
-from tictactoe.server.table.decision import decide, player_mark
+from tictactoe.server.table.decision import decide
 from tictactoe.server.table.events import Decision, Event
 from tictactoe.server.table.game import build_game
+from tictactoe.server.table.reactions import reaction_message
 from tictactoe.server.table.seats import COMPUTER, Mark, mark_of, other, person_of_client, seat
 from tictactoe.server.table.view import (
     encode_envelope,
@@ -101,9 +102,7 @@ class Table:
         self._turn_since = now
         self._envelope: str | None = None
         self._envelope_at = now
-        # Whether who is here changed since the last frame published (a `moved` frame carries
-        # the seats only then).
-        self._company_changed = False
+        self._company_changed = False  # who is here, since the last frame (see _publish_move)
         self._claim_timer: asyncio.TimerHandle | None = None
         self._flag_timer: asyncio.TimerHandle | None = None
         self._reactions = TokenBuckets(rate=0.5, burst=3, clock=clock)
@@ -239,7 +238,7 @@ class Table:
                 503, "the database is unreachable right now; nothing changed, try again"
             ) from None
         before, move = self.record, decision.move
-        self._adopt(decision.record)
+        self._adopt(decision.record, decision.game)
         await (self._publish() if move is None else self._publish_move(move.move, before))
         return list(decision.events), decision.move is not None
 
@@ -252,10 +251,13 @@ class Table:
             stale.table = self.view()  # so the caller can catch up at once
             raise
 
-    def _adopt(self, record: TableRecord) -> None:
+    def _adopt(self, record: TableRecord, game: Game | None = None) -> None:
         old = self.record
         self.record = record
-        if record.game_number != old.game_number or record.moves != old.moves:
+        if game is not None:
+            self.game = game
+            self._turn_since = self._clock()
+        elif record.game_number != old.game_number or record.moves != old.moves:
             if record.game_number == old.game_number and record.moves[:-1] == old.moves:
                 # One move on: play it rather than replaying the whole record.
                 self.game = self.game.play(record.moves[-1])
@@ -364,11 +366,15 @@ class Table:
             # Someone may claim at once (a frame for that player alone): the whole table.
             await self._publish()
             return
-        # A move moves no one: the seats and watchers go in the frame only if who is here
-        # changed since the last frame (through another process, in scale-out).
+        # Seats and watchers go in only if who is here changed since the last frame (through
+        # another process, in scale-out); the player now to move gets the frame first.
         frame = moved_frame(self, move, before, self._company_changed)
         self._company_changed = False
-        await self._pubsub.publish(channel_of(self.id), encode_envelope(frame, None, None, None))
+        first = self.game.turn if self.record.result is None else None
+        x, o = self.record.x.token_hash, self.record.o.token_hash
+        await self._pubsub.publish(
+            channel_of(self.id), encode_envelope(frame, None, x, o, first=first)
+        )
 
     def _after_change(self) -> None:
         self._schedule_claim_frame()
@@ -424,14 +430,7 @@ class Table:
 
     async def react(self, reaction: str, by: str | None) -> None:
         """Shows a player's quick reaction to everyone at the table (not stored)."""
-        mark = player_mark(self.record, by)
-        if reaction not in REACTIONS:
-            raise Refused(422, f"reactions are one of {', '.join(REACTIONS)}", reason="reaction")
-        assert by is not None
-        wait = self._reactions.take(by)
-        if wait > 0:
-            raise Refused(429, f"one reaction at a time: wait {wait:.0f} s", reason="rate-limited")
-        await self._say({"type": "reaction", "reaction": reaction, "side": mark})
+        await self._say(reaction_message(self.record, reaction, by, self._reactions))
 
     async def _say(self, message: dict[str, Any]) -> None:
         """Publishes a message that is not the table (e.g. a reaction). It carries

@@ -4,7 +4,8 @@ a table's frame travels in through pub/sub.
 A frame is encoded once per change and sent as is to every socket. The one per-viewer field,
 `can_claim_win`, is added only for the player who may claim, so the envelope carries who that is:
 one character (`x`, `o` or `-`), then the first 16 hex digits of the x and of the o player's seat
-token hash (or `-` × 16), then the frame.
+token hash (or `-` × 16), then the frame. A frame nobody may claim with can name instead whose
+sockets get it first (`X` or `O`): after a move, the player waiting for it.
 """
 
 from __future__ import annotations
@@ -195,31 +196,42 @@ def moved_frame(table: Table, move: str, before: TableRecord, company_changed: b
 
 
 def encode_envelope(
-    frame: str, claimant: str | None, x_person: str | None, o_person: str | None
+    frame: str,
+    claimant: str | None,
+    x_person: str | None,
+    o_person: str | None,
+    *,
+    first: str | None = None,
 ) -> str:
-    """Wraps a frame with who may claim the win and who plays x and o.
+    """Wraps a frame with who may claim the win (or, if no one, whose sockets get it `first`)
+    and who plays x and o.
 
     >>> envelope = encode_envelope('{"type":"table","table":{}}', "o", "a" * 64, "b" * 64)
     >>> frame_for_person(envelope, "b" * 64)
     '{"type":"table","table":{"can_claim_win":true}}'
     >>> frame_for_person(envelope, "a" * 64)
     '{"type":"table","table":{}}'
+    >>> decode_envelope(encode_envelope("{}", None, "a" * 64, "b" * 64, first="o"))
+    ('{}', None, 'bbbbbbbbbbbbbbbb')
     """
     x_key = x_person[:_KEY] if x_person else _NOBODY
     o_key = o_person[:_KEY] if o_person else _NOBODY
-    return (claimant or "-") + x_key + o_key + frame
+    mark = claimant or (first.upper() if first is not None else "-")
+    return mark + x_key + o_key + frame
 
 
-def decode_envelope(envelope: str) -> tuple[str, str | None]:
-    """The frame, and the key of the person who may claim the win (if anyone)."""
-    claimant = envelope[0]
-    if claimant == "x":
-        key: str | None = envelope[1 : 1 + _KEY]
-    elif claimant == "o":
+def decode_envelope(envelope: str) -> tuple[str, str | None, str | None]:
+    """The frame, the key of the person who may claim the win (if anyone), and the key of the
+    person to give it first (if anyone)."""
+    mark = envelope[0]
+    key: str | None = None
+    if mark in "xX":
+        key = envelope[1 : 1 + _KEY]
+    elif mark in "oO":
         key = envelope[1 + _KEY : _HEADER]
-    else:
-        key = None
-    return envelope[_HEADER:], key
+    if mark in "XO":
+        return envelope[_HEADER:], None, key
+    return envelope[_HEADER:], key, None
 
 
 def claim_frame(frame: str) -> str:
@@ -233,7 +245,7 @@ def claim_frame(frame: str) -> str:
 
 def frame_for_person(envelope: str, person: str | None) -> str:
     """The frame as a person (seat token hash; None for a spectator) should get it."""
-    frame, claimant_key = decode_envelope(envelope)
+    frame, claimant_key, _ = decode_envelope(envelope)
     if claimant_key is not None and person is not None and person[:_KEY] == claimant_key:
         return claim_frame(frame)
     return frame

@@ -150,12 +150,24 @@ class Audience:
         if envelope == RESYNC:
             self.catch_up()
             return
-        frame, claimant_key = decode_envelope(envelope)
+        frame, claimant_key, first_key = decode_envelope(envelope)
         found = _VERSION.search(frame)
         version = int(found.group(1)) if found else 0
         if version < self._version or (only_newer and version == self._version):
             return  # overtaken: a newer state went out already (or, polling, nothing new)
         self._version = version
+        if first_key is not None:
+            # A move: the player waiting for it first, then the mover and the watchers.
+            later = []
+            for connection in self.connections:
+                person = connection.person
+                if person is not None and person[:_KEY] == first_key:
+                    connection.send(frame)
+                else:
+                    later.append(connection)
+            for connection in later:
+                connection.send(frame)
+            return
         for connection in self.connections:
             person = connection.person
             if claimant_key is not None and person is not None and person[:_KEY] == claimant_key:
