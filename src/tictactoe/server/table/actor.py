@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -19,6 +18,7 @@ from typing import Any
 
 from tictactoe import Game
 from tictactoe.server.ops import metrics
+from tictactoe.server.ops.json_output import compact_json
 from tictactoe.server.ops.limits import TokenBuckets
 from tictactoe.server.pubsub import PubSub
 from tictactoe.server.pubsub.presence import SharedPresence
@@ -496,4 +496,4 @@ def _log_failure(task: asyncio.Future[Any]) -> None:
 
 
 def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"))
+    return compact_json(value)

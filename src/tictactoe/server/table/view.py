@@ -10,11 +10,11 @@ sockets get it first (`X` or `O`): after a move, the player waiting for it.
 
 from __future__ import annotations
 
-import json
 from typing import Any, Literal, Protocol
 
 from tictactoe import Game
 from tictactoe.rules.ultimate import board_of
+from tictactoe.server.ops.json_output import compact_json
 from tictactoe.server.storage import TableRecord
 from tictactoe.server.table.clock import Clock
 
@@ -192,7 +192,7 @@ def moved_frame(table: Table, move: str, before: TableRecord, company_changed: b
         "move": move,
         "changes": changes,
     }
-    return json.dumps(body, separators=(",", ":"))
+    return compact_json(body)
 
 
 def encode_envelope(

@@ -6,13 +6,13 @@ and close).
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
 
 from tictactoe.server.ops.json_input import UnreadableJSONError, read_json
+from tictactoe.server.ops.json_output import compact_json
 from tictactoe.server.storage import StorageUnavailableError
 from tictactoe.server.table.actor import Table
 from tictactoe.server.table.commands import (
@@ -80,7 +80,7 @@ def error_frame(status: int, message: str, reason: str | None = None) -> str:
     body: dict[str, Any] = {"type": "error", "status": status, "message": message}
     if reason is not None:
         body["reason"] = reason
-    return json.dumps(body, separators=(",", ":"))
+    return compact_json(body)
 
 
 class TableSocket:
