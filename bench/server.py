@@ -329,7 +329,7 @@ def report(target: Target) -> dict[str, float]:
         "cpu_us_per_move": 1e6 * target.cpu_seconds / max(1, figures.moves),
     }
     print(
-        f"{target.name:>6}: {result['moves_per_s']:7.0f} moves/s  p50 {result['p50_ms']:6.1f} ms  "
+        f"{target.name:>6}: {result['moves_per_s']:7.0f} moves/s  p50 {result['p50_ms']:6.2f} ms  "
         f"p99 {result['p99_ms']:6.1f} ms  cpu {result['cpu_us_per_move']:4.0f} us/move  "
         f"memory {result['kib_per_table']:5.1f} KiB/table "
         f"({figures.moves} moves in {target.measured_seconds:.0f} s, "

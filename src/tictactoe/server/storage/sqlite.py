@@ -19,7 +19,12 @@ from tictactoe.server.storage import (
     TableRecord,
     TakenBack,
 )
-from tictactoe.server.storage.rows import game_values, move_values, row_values
+from tictactoe.server.storage.rows import (
+    changed_row_values,
+    game_values,
+    move_values,
+    row_values,
+)
 from tictactoe.server.storage.schema import games
 from tictactoe.server.storage.statements import (
     DELETE_MOVES,
@@ -200,15 +205,13 @@ class SQLiteMoveWriter:
         *,
         begun: bool,
     ) -> None:
-        values = row_values(table)
-        update = self._UPDATE_SQL
         if previous is not None and previous.version == expected_version:
             # Only what changed since the record the caller holds (the version check below
             # makes sure that is what is stored): the version, the record, the time, ...
-            before = row_values(previous)
-            changed = tuple(name for name, value in values.items() if value != before[name])
-            update = _update_sql(changed)
-            values = {name: values[name] for name in changed}
+            values = changed_row_values(previous, table)
+            update = _update_sql(tuple(values))
+        else:
+            values, update = row_values(table), self._UPDATE_SQL
         parameters = {"where_id": table.id, "where_version": expected_version, **values}
         try:
             if not begun:
