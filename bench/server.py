@@ -6,10 +6,11 @@ Spawns `tictactoe serve` (SQLite in a temporary folder) and, in the same run, a 
 relay (no rules, no storage: each message is forwarded to both sockets of its room), and drives
 both with the same players and the same pace, in alternating rounds so that whatever else runs on
 a shared machine weighs on both alike. Prints moves/s, the latency from a move sent to the
-opponent receiving it (p50/p99), the server's memory per table (RSS growth / tables, with both
-sockets open), and the ratio to the relay. Players pace themselves (a random think time per move)
-so that all tables together offer `--rate` moves/s: the figures are for a sustained load, not a
-flood that only measures queueing.
+opponent receiving it (p50/p99), the process's processor time per move (less sensitive to
+other work on the machine than latency), the server's memory per table (RSS growth / tables,
+with both sockets open), and the ratios to the relay. Players pace themselves (a random think
+time per move) so that all tables together offer `--rate` moves/s: the figures are for a
+sustained load, not a flood that only measures queueing.
 """
 
 from __future__ import annotations
@@ -101,6 +102,12 @@ class Figures:
 def percentile(values: list[float], fraction: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def cpu_seconds(pid: int) -> float:
+    """The process's processor time so far (user + system), from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def rss_kib(pid: int) -> int:
@@ -265,6 +272,7 @@ class Target:
     memory_kib_per_table: float
     figures: Figures = field(default_factory=Figures)
     measured_seconds: float = 0.0
+    cpu_seconds: float = 0.0  # the process's processor time while measuring
 
 
 async def connect_players(
@@ -298,10 +306,11 @@ async def play_round(target: Target, round_number: int, warmup: float, seconds: 
     tasks = [asyncio.ensure_future(player.run(round_number)) for player in target.players]
     await asyncio.sleep(warmup)
     figures.measuring = True
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), cpu_seconds(target.pid)
     await asyncio.sleep(seconds)
     figures.measuring = False
     target.measured_seconds += time.perf_counter() - started
+    target.cpu_seconds += cpu_seconds(target.pid) - cpu_started
     for task in [*tasks, *figures.tasks]:
         task.cancel()
     await asyncio.gather(*tasks, *figures.tasks, return_exceptions=True)
@@ -317,10 +326,12 @@ def report(target: Target) -> dict[str, float]:
         "p50_ms": 1000 * statistics.median(latencies),
         "p99_ms": 1000 * percentile(latencies, 0.99),
         "kib_per_table": target.memory_kib_per_table,
+        "cpu_us_per_move": 1e6 * target.cpu_seconds / max(1, figures.moves),
     }
     print(
-        f"{target.name:>6}: {result['moves_per_s']:7.0f} moves/s  p50 {result['p50_ms']:6.1f} ms  "
-        f"p99 {result['p99_ms']:6.1f} ms  memory {result['kib_per_table']:5.1f} KiB/table "
+        f"{target.name:>6}: {result['moves_per_s']:7.0f} moves/s  p50 {result['p50_ms']:6.2f} ms  "
+        f"p99 {result['p99_ms']:6.1f} ms  cpu {result['cpu_us_per_move']:4.0f} us/move  "
+        f"memory {result['kib_per_table']:5.1f} KiB/table "
         f"({figures.moves} moves in {target.measured_seconds:.0f} s, "
         f"{len(target.players) // 2} tables)",
         flush=True,
@@ -419,8 +430,12 @@ async def main(args: argparse.Namespace) -> None:
             for process in processes:
                 stop(process)
 
-    server_p99, relay_p99 = results["server"]["p99_ms"], results["relay"]["p99_ms"]
-    print(f" ratio: server p99 / relay p99 = {server_p99 / relay_p99:.2f}")
+    server, relay = results["server"], results["relay"]
+    print(
+        f" ratio: server / relay  p50 {server['p50_ms'] / relay['p50_ms']:.2f}  "
+        f"p99 {server['p99_ms'] / relay['p99_ms']:.2f}  "
+        f"cpu per move {server['cpu_us_per_move'] / relay['cpu_us_per_move']:.2f}"
+    )
 
 
 def parse_arguments() -> argparse.Namespace:

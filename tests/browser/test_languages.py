@@ -6,12 +6,13 @@ from __future__ import annotations
 import json
 import re
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
 from babel.messages.pofile import read_po
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tictactoe.server.web.templating import LANGUAGES, LOCALES_DIR
 
@@ -80,31 +81,74 @@ def a_finished_game_review(base_url: str) -> str:
     return f"/t/{created['id']}/games/1"
 
 
-@pytest.mark.parametrize("language", TRANSLATED)
-def test_every_page_is_wholly_in_the_chosen_language(
-    new_context: NewContext, base_url: str, language: str
-) -> None:
-    english = new_context(locale="en-GB").new_page()
-    page = new_context().new_page()
-    fragments = english_fragments(language)
+UNREADABLE = "/analysis?variant=standard&position=xxx/.../...+o"  # the reason, translated
+
+
+def paths(base_url: str) -> dict[str, str]:
+    """Every page, by kind; the table, its review and its games are fresh ones."""
     table = new_table(base_url, "ultimate")
     review = a_finished_game_review(base_url)
-    looking_back = (review, f"{review.rsplit('/', 1)[0]}", "/analysis", "/my-games")
-    unreadable = "/analysis?variant=standard&position=xxx/.../...+o"  # the reason, translated
-    for path in ("/", table, "/games/standard", "/games/ultimate", *looking_back, unreadable):
-        joint = "&" if "?" in path else "?"
-        english.goto(f"{path}{joint}lang=en")
-        page.goto(f"{path}{joint}lang={language}")
+    return {
+        **{"home": "/", "table": table, "standard": "/games/standard"},
+        **{"ultimate": "/games/ultimate", "review": review, "games": review.rsplit("/", 1)[0]},
+        **{"analysis": "/analysis", "my games": "/my-games", "unreadable": UNREADABLE},
+    }
+
+
+def with_lang(path: str, language: str) -> str:
+    return f"{path}{'&' if '?' in path else '?'}lang={language}"
+
+
+@dataclass
+class English:
+    """What the English pages say where a translated page must say something else: each kind's
+    title, a fresh table's status once its socket is open, the unreadable code's reason. The same
+    for every table, review and games page of a kind (a title names the game, not the table)."""
+
+    titles: dict[str, str]
+    status: str
+    reason: str
+
+
+@pytest.fixture(scope="module")
+def english(browser: Browser, base_url: str) -> Iterator[English]:
+    """The English pages, read once for all the languages (and, like every page, without errors)."""
+    context = browser.new_context(base_url=base_url, locale="en-GB")
+    context.set_default_timeout(10_000)
+    errors: list[str] = []
+    context.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page = context.new_page()
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    titles, status, reason = {}, "", ""
+    for kind, path in paths(base_url).items():
+        page.goto(with_lang(path, "en"))
+        if kind == "table":
+            status = english_status(page)
+        if kind == "unreadable":
+            reason = page.locator("[data-read-error-reason]").inner_text()
+        titles[kind] = page.title()
+    yield English(titles, status, reason)
+    context.close()
+    assert errors == [], f"the English pages logged errors: {errors}"
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_every_page_is_wholly_in_the_chosen_language(
+    new_context: NewContext, base_url: str, english: English, language: str
+) -> None:
+    page = new_context().new_page()
+    fragments = english_fragments(language)
+    for kind, path in paths(base_url).items():
+        page.goto(with_lang(path, language))
         expect(page.locator("html")).to_have_attribute("lang", language)
-        if path == review:  # drawn by the page's script
+        if kind == "review":  # drawn by the page's script
             expect(page.locator("[data-status]")).not_to_be_empty()
-        if path == table:  # the board is drawn by the page's script once the socket is open
+        if kind == "table":  # the board is drawn by the page's script once the socket is open
             expect(page.locator("[data-board] button[data-move]")).to_have_count(81)
-            expect(page.locator("[data-status]")).not_to_have_text(english_status(english))
-        assert page.title() and page.title() != english.title(), (path, page.title())
+            expect(page.locator("[data-status]")).not_to_have_text(english.status)
+        assert page.title() and page.title() != english.titles[kind], (path, page.title())
         text = visible_text(page)
         left = sorted(fragment for fragment in fragments if fragment in text)
         assert left == [], f"English left on {path} in {language}: {left}"
-        if path == unreadable:
-            reason = page.locator("[data-read-error-reason]")
-            assert reason.inner_text() != english.locator("[data-read-error-reason]").inner_text()
+        if kind == "unreadable":
+            assert page.locator("[data-read-error-reason]").inner_text() != english.reason

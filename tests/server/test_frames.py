@@ -5,6 +5,7 @@ whole table (`sync`) and ends with the same table as the server."""
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 from tests.server.following import follow, next_table
@@ -86,3 +87,60 @@ def test_the_end_of_a_game_and_the_score_come_in_the_moved_frame(new_players: An
         over = next_table(o, lambda t: t["result"] is not None)
         assert over == players.table()
     assert (over["result"], over["ended_by"], over["score"]["x"]) == ("x", "line", 1)
+
+
+def test_a_moved_frame_carries_only_what_the_move_changed(players: Any, as_browser: Any) -> None:
+    with as_browser(players.client), players.client.websocket_connect(socket_url(players)) as ws:
+        next_table(ws)
+        players.play("e5")
+        frame = json.loads(next_moved_text(ws))
+    # Nobody came or went, nothing ended, no board closed, no clock: only the move's own news.
+    assert set(frame["changes"]) == {
+        "last_move",
+        "position",
+        "turn",
+        "legal_moves",
+        "sent_to",
+        "sends_to",
+    }
+
+
+def test_a_whole_game_with_offers_and_a_clock_followed_frame_by_frame(
+    new_players: Any, as_browser: Any
+) -> None:
+    """Small boards closing, a takeback and a draw offer cleared by a move, the clock, the end:
+    after every move the followed table is the server's."""
+    players = new_players(variant="ultimate", takebacks=True, clock_minutes=5, clock_increment=2)
+    choose = random.Random(16).choice
+    kinds: set[str] = set()
+    with as_browser(players.client), players.client.websocket_connect(socket_url(players)) as ws:
+        next_table(ws)
+        for ply in range(81):
+            table = players.table()
+            move = choose(table["legal_moves"])
+            if ply == 3:  # the player who just moved asks to take it back: the reply clears it
+                assert players.post(other_mark(table["turn"]), "takeback").status_code == 200
+                next_table(ws, lambda t: t["takeback_asked_by"] is not None)
+            if ply == 6:  # a draw offered: the opponent's move declines it
+                assert players.post(other_mark(table["turn"]), "draw").status_code == 200
+                next_table(ws, lambda t: t["draw_offer"] is not None)
+            assert players.move(table["turn"], move).status_code == 200
+            frame = ws.receive_json()
+            while frame["type"] != "moved":  # a whole table (the watcher's own arrival)
+                follow(ws, frame)
+                frame = ws.receive_json()
+            kinds.update(frame["changes"])
+            followed = follow(ws, frame)
+            server = players.table()
+            assert followed is not None
+            # The clock runs between the two reads: compare it apart, everything else as is.
+            assert {**followed, "clock": None} == {**server, "clock": None}
+            assert followed["clock"]["running"] == server["clock"]["running"]
+            if server["result"] is not None:
+                break
+    assert server["result"] is not None
+    assert {"boards", "takeback_asked_by", "draw_offer", "clock", "result", "score"} <= kinds
+
+
+def other_mark(mark: str) -> str:
+    return "o" if mark == "x" else "x"

@@ -16,7 +16,7 @@ from tictactoe.rules.game import (
     check_side_to_move,
     has_removable_winning_mark,
 )
-from tictactoe.rules.notation import cell_name, read_grid, write_grid
+from tictactoe.rules.notation import cell_name, read_grid
 
 WIDTH = 9
 FULL = 0b111111111
@@ -50,6 +50,13 @@ OPEN_NAMES = tuple(
         for taken in range(512)
     )
     for board in range(9)
+)
+
+# Three cells of a small board's row as a position writes them, by the row's x and o bits.
+_TRIPLES = tuple(
+    "".join("x" if xs >> spot & 1 else "o" if os >> spot & 1 else "." for spot in range(3))
+    for xs in range(8)
+    for os in range(8)
 )
 
 
@@ -185,8 +192,30 @@ class UltimateGame(Game):
         ]
 
     def sends_to(self, move: str) -> int | None:
-        """Where the legal `move` sends the opponent: a board index, or None for free choice."""
-        return self.play(move).sent_to
+        """Where the legal `move` sends the opponent: a board index, or None for free choice.
+
+        Worked out from the masks rather than by playing the move (a page shows it for every
+        legal move, after every move): the board the move lands on may close (won or full), and
+        the move may end the game; anything but a legal move is refused as `play` refuses it."""
+        index = INDEX_OF.get(move) if isinstance(move, str) else None
+        if self._legal is None:
+            self._legal = self._find_legal_moves()
+        if index is None or move not in self._legal:
+            return self.play(move).sent_to  # raises what `play` raises
+        board, spot = CELL_BOARD[index], CELL_SPOT[index]
+        own, theirs = (self._x, self._o) if self._turn == "x" else (self._o, self._x)
+        own_boards = self._x_boards if self._turn == "x" else self._o_boards
+        marks = own[board] | 1 << spot
+        closed = self._closed
+        if HAS_LINE[marks]:
+            if HAS_LINE[own_boards | 1 << board]:
+                return None  # the game is won
+            closed |= 1 << board
+        elif marks | theirs[board] == FULL:
+            closed |= 1 << board
+        if closed == FULL or closed >> spot & 1:
+            return None
+        return spot
 
     def play(self, move: str) -> UltimateGame:
         index = INDEX_OF.get(move) if isinstance(move, str) else None
@@ -256,13 +285,18 @@ class UltimateGame(Game):
         return tuple(moves)
 
     def position(self) -> str:
-        marks = []
+        # Rank by rank from the top: three cells of each of three small boards, looked up.
         x, o = self._x, self._o
-        for index in range(81):
-            board, bit = CELL_BOARD[index], 1 << CELL_SPOT[index]
-            marks.append("x" if x[board] & bit else "o" if o[board] & bit else ".")
+        ranks = [
+            "".join(
+                _TRIPLES[(x[board] >> shift & 7) << 3 | (o[board] >> shift & 7)]
+                for board in range(rank // 3 * 3, rank // 3 * 3 + 3)
+            )
+            for rank in range(9)
+            for shift in (rank % 3 * 3,)
+        ]
         last = NAMES[self._last] if self._last >= 0 else "-"
-        return f"{write_grid(marks, WIDTH)} {self._turn} {last}"
+        return f"{'/'.join(ranks)} {self._turn} {last}"
 
     def cell(self, name: str) -> str | None:
         index = _index(name)

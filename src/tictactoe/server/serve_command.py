@@ -48,6 +48,7 @@ def run(args: argparse.Namespace) -> int:
 
     from tictactoe.server.ops.http_protocol import MAX_HEADER_BYTES, BoundedH11Protocol
     from tictactoe.server.ops.logs import log_config
+    from tictactoe.server.ops.websocket_protocol import LeanWebSocketProtocol
 
     if args.migrate_only:
         return migrate(args.database)
@@ -94,8 +95,9 @@ def run(args: argparse.Namespace) -> int:
         # context per socket costs ~100 KB of memory.
         ws_per_message_deflate=False,
         # websockets' sans-I/O protocol: no tasks of its own per socket (the legacy protocol ran
-        # three, with their queues and events: ~19 KB per table of two sockets, measured).
-        ws="websockets-sansio",
+        # three, with their queues and events: ~19 KB per table of two sockets, measured), in a
+        # leaner form of our own (see websocket_protocol.py).
+        ws=LeanWebSocketProtocol,
         log_level="info",
         log_config=log_config(log_format == "json"),
         # Forwarded headers are believed only from the proxies the settings name (the app applies

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import sqlite3
 from typing import Any
@@ -18,18 +19,22 @@ from tictactoe.server.storage import (
     TableRecord,
     TakenBack,
 )
-from tictactoe.server.storage.rows import game_values, move_values, row_values
+from tictactoe.server.storage.rows import (
+    changed_row_values,
+    game_values,
+    move_values,
+    row_values,
+)
 from tictactoe.server.storage.schema import games
 from tictactoe.server.storage.statements import (
     DELETE_MOVES,
-    INDEXED_COLUMNS,
     INSERT_MOVE,
     KEEP_GAME,
     KEEP_TEAM_TOKEN,
     UPDATE_TABLE,
-    UPDATE_TABLE_UNINDEXED,
     taken_back_parameters,
     team_token_rows,
+    update_table_columns,
 )
 
 log = logging.getLogger(__name__)
@@ -110,6 +115,11 @@ class WALCheckpointer:
 _NAMED_SQLITE = sqlite_dialect(paramstyle="named")  # type: ignore[no-untyped-call]
 
 
+@functools.lru_cache(maxsize=256)
+def _update_sql(names: tuple[str, ...]) -> str:
+    return str(update_table_columns(names).compile(dialect=_NAMED_SQLITE))
+
+
 class SQLiteMoveWriter:
     """The hot write, a table's save, straight on the sqlite3 driver with SQL compiled once from the
     same SQLAlchemy statements: the engine's per-statement machinery cost ~0.5 ms a move, more
@@ -124,7 +134,6 @@ class SQLiteMoveWriter:
     ~1 ms inline)."""
 
     _UPDATE_SQL = str(UPDATE_TABLE.compile(dialect=_NAMED_SQLITE))
-    _UPDATE_UNINDEXED_SQL = str(UPDATE_TABLE_UNINDEXED.compile(dialect=_NAMED_SQLITE))
     _INSERT_SQL = str(
         INSERT_MOVE.compile(
             dialect=_NAMED_SQLITE,
@@ -196,13 +205,13 @@ class SQLiteMoveWriter:
         *,
         begun: bool,
     ) -> None:
-        values = row_values(table)
-        update = self._UPDATE_SQL
         if previous is not None and previous.version == expected_version:
-            before = row_values(previous)
-            if all(values[name] == before[name] for name in INDEXED_COLUMNS):
-                update = self._UPDATE_UNINDEXED_SQL
-                values = {k: v for k, v in values.items() if k not in INDEXED_COLUMNS}
+            # Only what changed since the record the caller holds (the version check below
+            # makes sure that is what is stored): the version, the record, the time, ...
+            values = changed_row_values(previous, table)
+            update = _update_sql(tuple(values))
+        else:
+            values, update = row_values(table), self._UPDATE_SQL
         parameters = {"where_id": table.id, "where_version": expected_version, **values}
         try:
             if not begun:

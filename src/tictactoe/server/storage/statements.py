@@ -36,18 +36,21 @@ UPDATE_TABLE = (
     .where(tables.c.version == sa.bindparam("where_version"))
     .values({name: sa.bindparam(name) for name in _ROW_COLUMNS})
 )
-# The columns some index of `tables` covers. Setting one, even to its old value, makes SQLite
-# rewrite that index's entry: six indexes' pages in every commit, ~26% of a loaded server's time
-# (py-spy under bench/server.py). A save that changes none of them uses the statement without.
-INDEXED_COLUMNS = frozenset(
-    column.name for index in tables.indexes for column in index.columns
-) | frozenset(column.name for column in tables.columns if column.index or column.unique)
-UPDATE_TABLE_UNINDEXED = (
-    tables.update()
-    .where(tables.c.id == sa.bindparam("where_id"))
-    .where(tables.c.version == sa.bindparam("where_version"))
-    .values({name: sa.bindparam(name) for name in _ROW_COLUMNS if name not in INDEXED_COLUMNS})
-)
+
+
+def update_table_columns(names: tuple[str, ...]) -> sa.Update:
+    """`UPDATE_TABLE` setting only the columns `names`: a save that leaves a column as it was
+    need not send it, and a column some index covers, set even to its old value, makes SQLite
+    rewrite that index's entry (six indexes' pages in every commit were ~26% of a loaded
+    server's time, py-spy under bench/server.py). A move changes three or four columns of ~40."""
+    return (
+        tables.update()
+        .where(tables.c.id == sa.bindparam("where_id"))
+        .where(tables.c.version == sa.bindparam("where_version"))
+        .values({name: sa.bindparam(name) for name in names})
+    )
+
+
 INSERT_MOVE = moves.insert()
 DELETE_MOVES = (
     moves.delete()

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from tictactoe import Game
 from tictactoe.server.ops import metrics
+from tictactoe.server.ops.json_output import compact_json
 from tictactoe.server.ops.limits import TokenBuckets
 from tictactoe.server.pubsub import PubSub
 from tictactoe.server.pubsub.presence import SharedPresence
@@ -31,7 +32,6 @@ from tictactoe.server.table.attendance import Attendance
 from tictactoe.server.table.claim import ClaimWindow, claim_window
 from tictactoe.server.table.clock import Clock
 from tictactoe.server.table.commands import (
-    REACTIONS,
     AnswerDraw,
     ClaimWin,
     Command,
@@ -40,15 +40,15 @@ from tictactoe.server.table.commands import (
     StaleCommand,
     TimeOut,
 )
-from tictactoe.server.table.decision import decide, player_mark
+from tictactoe.server.table.decision import decide
 from tictactoe.server.table.events import Decision, Event
 from tictactoe.server.table.game import build_game
+from tictactoe.server.table.reactions import reaction_message
 from tictactoe.server.table.seats import COMPUTER, Mark, mark_of, other, person_of_client, seat
 from tictactoe.server.table.view import (
     encode_envelope,
     frame_for_person,
     moved_frame,
-    seats_json,
     table_json,
 )
 
@@ -102,9 +102,7 @@ class Table:
         self._turn_since = now
         self._envelope: str | None = None
         self._envelope_at = now
-        # The `seats` of the last frame published, so a `moved` frame carries them only when
-        # they changed.
-        self._seats_sent: str | None = None
+        self._company_changed = False  # who is here, since the last frame (see _publish_move)
         self._claim_timer: asyncio.TimerHandle | None = None
         self._flag_timer: asyncio.TimerHandle | None = None
         self._reactions = TokenBuckets(rate=0.5, burst=3, clock=clock)
@@ -239,9 +237,9 @@ class Table:
             raise Refused(
                 503, "the database is unreachable right now; nothing changed, try again"
             ) from None
-        previous, move = self.record.version, decision.move
-        self._adopt(decision.record)
-        await (self._publish() if move is None else self._publish_move(move.move, previous))
+        before, move = self.record, decision.move
+        self._adopt(decision.record, decision.game)
+        await (self._publish() if move is None else self._publish_move(move.move, before))
         return list(decision.events), decision.move is not None
 
     def _decide(self, command: Command, by: str | None) -> Decision:
@@ -253,10 +251,13 @@ class Table:
             stale.table = self.view()  # so the caller can catch up at once
             raise
 
-    def _adopt(self, record: TableRecord) -> None:
+    def _adopt(self, record: TableRecord, game: Game | None = None) -> None:
         old = self.record
         self.record = record
-        if record.game_number != old.game_number or record.moves != old.moves:
+        if game is not None:
+            self.game = game
+            self._turn_since = self._clock()
+        elif record.game_number != old.game_number or record.moves != old.moves:
             if record.game_number == old.game_number and record.moves[:-1] == old.moves:
                 # One move on: play it rather than replaying the whole record.
                 self.game = self.game.play(record.moves[-1])
@@ -300,6 +301,7 @@ class Table:
         if seen != self._attendance.seen:
             self._attendance.seen = seen
             self._envelope = None
+            self._company_changed = True
 
     # -- presence --
 
@@ -354,21 +356,25 @@ class Table:
     async def _publish(self) -> None:
         """Publishes the whole table (every change but a move)."""
         envelope = self.envelope()
-        self._seats_sent = _dumps(seats_json(self))
+        self._company_changed = False
         await self._pubsub.publish(channel_of(self.id), envelope)
 
-    async def _publish_move(self, move: str, previous_version: int) -> None:
+    async def _publish_move(self, move: str, before: TableRecord) -> None:
         """Publishes a move as a small `moved` frame, the same bytes for every socket."""
         claim = self.claim_possible_at()
         if claim is not None and claim[1] <= self._clock():
             # Someone may claim at once (a frame for that player alone): the whole table.
             await self._publish()
             return
-        seats, sent = seats_json(self), self._seats_sent
-        self._seats_sent = _dumps(seats)  # seats go in the frame only when they changed
-        changed = None if sent == self._seats_sent else seats
-        frame = moved_frame(self, move, previous_version, changed)
-        await self._pubsub.publish(channel_of(self.id), encode_envelope(frame, None, None, None))
+        # Seats and watchers go in only if who is here changed since the last frame (through
+        # another process, in scale-out); the player now to move gets the frame first.
+        frame = moved_frame(self, move, before, self._company_changed)
+        self._company_changed = False
+        first = self.game.turn if self.record.result is None else None
+        x, o = self.record.x.token_hash, self.record.o.token_hash
+        await self._pubsub.publish(
+            channel_of(self.id), encode_envelope(frame, None, x, o, first=first)
+        )
 
     def _after_change(self) -> None:
         self._schedule_claim_frame()
@@ -424,14 +430,7 @@ class Table:
 
     async def react(self, reaction: str, by: str | None) -> None:
         """Shows a player's quick reaction to everyone at the table (not stored)."""
-        mark = player_mark(self.record, by)
-        if reaction not in REACTIONS:
-            raise Refused(422, f"reactions are one of {', '.join(REACTIONS)}", reason="reaction")
-        assert by is not None
-        wait = self._reactions.take(by)
-        if wait > 0:
-            raise Refused(429, f"one reaction at a time: wait {wait:.0f} s", reason="rate-limited")
-        await self._say({"type": "reaction", "reaction": reaction, "side": mark})
+        await self._say(reaction_message(self.record, reaction, by, self._reactions))
 
     async def _say(self, message: dict[str, Any]) -> None:
         """Publishes a message that is not the table (e.g. a reaction). It carries
@@ -497,4 +496,4 @@ def _log_failure(task: asyncio.Future[Any]) -> None:
 
 
 def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"))
+    return compact_json(value)

@@ -8,6 +8,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Literal
 
+from tictactoe import Game
 from tictactoe.server.storage import MoveRecord, TableRecord, TakenBack
 from tictactoe.server.table.seats import Mark
 
@@ -51,6 +52,8 @@ class Decision:
     events: tuple[Event, ...]
     move: MoveRecord | None = None
     undone: TakenBack | None = None
+    # The game after a move, so that the table's owner need not play the move again.
+    game: Game | None = None
 
 
 def stamped(record: TableRecord, now: float) -> TableRecord:

@@ -4,15 +4,17 @@ a table's frame travels in through pub/sub.
 A frame is encoded once per change and sent as is to every socket. The one per-viewer field,
 `can_claim_win`, is added only for the player who may claim, so the envelope carries who that is:
 one character (`x`, `o` or `-`), then the first 16 hex digits of the x and of the o player's seat
-token hash (or `-` × 16), then the frame.
+token hash (or `-` × 16), then the frame. A frame nobody may claim with can name instead whose
+sockets get it first (`X` or `O`): after a move, the player waiting for it.
 """
 
 from __future__ import annotations
 
-import json
 from typing import Any, Literal, Protocol
 
 from tictactoe import Game
+from tictactoe.rules.ultimate import board_of
+from tictactoe.server.ops.json_output import compact_json
 from tictactoe.server.storage import TableRecord
 from tictactoe.server.table.clock import Clock
 
@@ -140,53 +142,96 @@ def move_changes(table: Table) -> dict[str, Any]:
     }
 
 
-def moved_frame(
-    table: Table, move: str, previous_version: int, seats: dict[str, Any] | None
-) -> str:
+def moved_frame(table: Table, move: str, before: TableRecord, company_changed: bool) -> str:
     """The frame after a move: the table's new `version`, the `previous` one it follows, the
     `move` (appended to `moves` and `record`), and the `changes`: the fields of the table JSON
-    that the move may have changed, with `seats` only if given (they changed). Applied to the
+    that the move changed, from `before` (the record it was played on), with `seats` and
+    `watchers` if `company_changed` (who is here changed since the last frame). Applied to the
     table of version `previous`, it gives the table of `version` (less `can_claim_win`, which no
-    move leaves standing); a client at another version asks for the table (`sync`)."""
-    changes = move_changes(table)
-    if seats is not None:
-        changes["seats"] = seats
+    move leaves standing); a client at another version asks for the table (`sync`).
+
+    Every move changes the position, the turn, the last move and the legal moves (and, in
+    Ultimate, where the opponent is sent and where each move would send them); the rest only
+    at times: the result with its lines, how it ended and the score when the game ends, a
+    pending takeback or draw offer when the move clears it, the clock when there is one, the
+    small boards when the move closes one."""
+    record, game = table.record, table.game
+    over = record.result is not None
+    legal = [] if over else game.legal_moves()
+    changes: dict[str, Any] = {
+        "last_move": game.last_move,
+        "position": game.position(),
+        "turn": game.turn,
+        "legal_moves": legal,
+    }
+    if record.variant == "ultimate":
+        changes["sent_to"] = None if over else game.sent_to  # type: ignore[attr-defined]
+        changes["sends_to"] = {m: game.sends_to(m) for m in legal}  # type: ignore[attr-defined]
+        boards = game.boards()  # type: ignore[attr-defined]
+        if boards[board_of(move)] is not None:  # the move closed its small board
+            changes["boards"] = boards
+    if over:
+        changes["result"] = record.result
+        changes["ended_by"] = record.ended_by
+        changes["winning_lines"] = [list(line) for line in game.winning_lines()]
+        changes["score"] = {"x": record.score_x, "o": record.score_o, "draws": record.draws}
+    if before.takeback_by is not None or record.takeback_by is not None:
+        changes["takeback_asked_by"] = record.takeback_by
+    if before.draw_offer is not None or record.draw_offer is not None:
+        changes["draw_offer"] = record.draw_offer
+    clock = table.clock.json()
+    if clock is not None:
+        changes["clock"] = clock
+    if company_changed:
+        changes["seats"] = seats_json(table)
+        changes["watchers"] = table.watchers
     body = {
         "type": "moved",
-        "version": table.record.version,
-        "previous": previous_version,
+        "version": record.version,
+        "previous": before.version,
         "move": move,
         "changes": changes,
     }
-    return json.dumps(body, separators=(",", ":"))
+    return compact_json(body)
 
 
 def encode_envelope(
-    frame: str, claimant: str | None, x_person: str | None, o_person: str | None
+    frame: str,
+    claimant: str | None,
+    x_person: str | None,
+    o_person: str | None,
+    *,
+    first: str | None = None,
 ) -> str:
-    """Wraps a frame with who may claim the win and who plays x and o.
+    """Wraps a frame with who may claim the win (or, if no one, whose sockets get it `first`)
+    and who plays x and o.
 
     >>> envelope = encode_envelope('{"type":"table","table":{}}', "o", "a" * 64, "b" * 64)
     >>> frame_for_person(envelope, "b" * 64)
     '{"type":"table","table":{"can_claim_win":true}}'
     >>> frame_for_person(envelope, "a" * 64)
     '{"type":"table","table":{}}'
+    >>> decode_envelope(encode_envelope("{}", None, "a" * 64, "b" * 64, first="o"))
+    ('{}', None, 'bbbbbbbbbbbbbbbb')
     """
     x_key = x_person[:_KEY] if x_person else _NOBODY
     o_key = o_person[:_KEY] if o_person else _NOBODY
-    return (claimant or "-") + x_key + o_key + frame
+    mark = claimant or (first.upper() if first is not None else "-")
+    return mark + x_key + o_key + frame
 
 
-def decode_envelope(envelope: str) -> tuple[str, str | None]:
-    """The frame, and the key of the person who may claim the win (if anyone)."""
-    claimant = envelope[0]
-    if claimant == "x":
-        key: str | None = envelope[1 : 1 + _KEY]
-    elif claimant == "o":
+def decode_envelope(envelope: str) -> tuple[str, str | None, str | None]:
+    """The frame, the key of the person who may claim the win (if anyone), and the key of the
+    person to give it first (if anyone)."""
+    mark = envelope[0]
+    key: str | None = None
+    if mark in "xX":
+        key = envelope[1 : 1 + _KEY]
+    elif mark in "oO":
         key = envelope[1 + _KEY : _HEADER]
-    else:
-        key = None
-    return envelope[_HEADER:], key
+    if mark in "XO":
+        return envelope[_HEADER:], None, key
+    return envelope[_HEADER:], key, None
 
 
 def claim_frame(frame: str) -> str:
@@ -200,7 +245,7 @@ def claim_frame(frame: str) -> str:
 
 def frame_for_person(envelope: str, person: str | None) -> str:
     """The frame as a person (seat token hash; None for a spectator) should get it."""
-    frame, claimant_key = decode_envelope(envelope)
+    frame, claimant_key, _ = decode_envelope(envelope)
     if claimant_key is not None and person is not None and person[:_KEY] == claimant_key:
         return claim_frame(frame)
     return frame

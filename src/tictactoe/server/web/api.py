@@ -6,7 +6,6 @@ Handlers only translate HTTP to `Table` commands: the table decides, and `Refuse
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Request
@@ -14,6 +13,7 @@ from fastapi.responses import JSONResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
 
+from tictactoe.server.ops.json_output import compact_json
 from tictactoe.server.table.actor import Table
 from tictactoe.server.table.commands import (
     REACTIONS,
@@ -217,7 +217,7 @@ def refusal_response(refused: Refused) -> JSONResponse:
 
 def _table_response(table: Table, request: Request) -> Response:
     # Encoded by hand: the view is already plain JSON data, and validation would double the cost.
-    body = json.dumps(table.view(site_base_url(request)), separators=(",", ":"))
+    body = compact_json(table.view(site_base_url(request)))
     return Response(body, media_type="application/json")
 
 

@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable
 
 from starlette.websockets import WebSocket
 
+from tictactoe.server.ops.websocket_protocol import SEND_TEXT_NOW
 from tictactoe.server.pubsub import RESYNC, PubSub, Unsubscribe
 from tictactoe.server.table.actor import channel_of
 from tictactoe.server.table.view import claim_frame, decode_envelope
@@ -41,11 +42,22 @@ class Connection:
     for every socket, with table links at `links[0]`; this socket's own address, `links[1]`,
     replaces it in what it is sent.
 
-    A writer task runs only while there is something to send, and ends once all is sent: an
-    idle socket holds no task, no queue, no futures (a queue and a task for each of 2 000 idle
+    Under `tictactoe serve` a frame is written to the socket at once, by the server's
+    `SEND_TEXT_NOW` (its protocol never waits to write: the transport buffers). Elsewhere, a
+    writer task runs only while there is something to send, and ends once all is sent: an idle
+    socket holds no task, no queue, no futures (a queue and a task for each of 2 000 idle
     sockets were ~7 KB per table, measured with bench/server.py)."""
 
-    __slots__ = ("_links", "_max_queued", "_pending", "_writer", "person", "state", "websocket")
+    __slots__ = (
+        "_links",
+        "_max_queued",
+        "_pending",
+        "_send_now",
+        "_writer",
+        "person",
+        "state",
+        "websocket",
+    )
 
     def __init__(
         self,
@@ -63,6 +75,9 @@ class Connection:
         self._max_queued = max_queued
         self._pending: list[str] | None = None  # None: no writer running
         self._writer: asyncio.Future[None] | None = None
+        self._send_now: Callable[[str], bool] | None = websocket.scope.get("extensions", {}).get(
+            SEND_TEXT_NOW
+        )
 
     def send(self, text: str) -> None:
         """Queues a message; a socket too slow to keep up is closed (its client will resync)."""
@@ -71,7 +86,10 @@ class Connection:
         if self._links is not None:
             text = text.replace(*self._links)
         pending = self._pending
-        if pending is None:
+        if pending is None and self._send_now is not None:
+            if not self._send_now(text):
+                self.state = ConnectionState.CLOSED  # closing: the reader side cleans up
+        elif pending is None:
             self._pending = [text]
             self._writer = asyncio.ensure_future(self._write())
         elif len(pending) < self._max_queued:
@@ -132,12 +150,24 @@ class Audience:
         if envelope == RESYNC:
             self.catch_up()
             return
-        frame, claimant_key = decode_envelope(envelope)
+        frame, claimant_key, first_key = decode_envelope(envelope)
         found = _VERSION.search(frame)
         version = int(found.group(1)) if found else 0
         if version < self._version or (only_newer and version == self._version):
             return  # overtaken: a newer state went out already (or, polling, nothing new)
         self._version = version
+        if first_key is not None:
+            # A move: the player waiting for it first, then the mover and the watchers.
+            later = []
+            for connection in self.connections:
+                person = connection.person
+                if person is not None and person[:_KEY] == first_key:
+                    connection.send(frame)
+                else:
+                    later.append(connection)
+            for connection in later:
+                connection.send(frame)
+            return
         for connection in self.connections:
             person = connection.person
             if claimant_key is not None and person is not None and person[:_KEY] == claimant_key:

@@ -6,13 +6,13 @@ and close).
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
 
 from tictactoe.server.ops.json_input import UnreadableJSONError, read_json
+from tictactoe.server.ops.json_output import compact_json
 from tictactoe.server.storage import StorageUnavailableError
 from tictactoe.server.table.actor import Table
 from tictactoe.server.table.commands import (
@@ -44,11 +44,13 @@ Server → client:
   and in answer to `sync`.
 - `moved` (`version`, `previous`, `move`, `changes`): after a move, the same bytes for every
   socket of the table. Applied to the table at version `previous`: append `move` to `moves` and
-  `record`, take each field of `changes` (`last_move`, `position`, `turn`, `result`, `ended_by`,
-  `legal_moves`, `boards`, `sent_to`, `sends_to`, `winning_lines`, `score`,
-  `takeback_asked_by`, `watchers`, `draw_offer`, `clock`; `seats` only when they changed), set
-  `version`, and drop
-  `can_claim_win`. A client at another version than `previous` sends `sync`.
+  `record`, take each field of `changes`, keep every other field, set `version`, and drop
+  `can_claim_win`. `changes` holds what the move changed: always `last_move`, `position`,
+  `turn`, `legal_moves` (and in Ultimate `sent_to`, `sends_to`); `boards` when the move closes
+  a small board; `result`, `ended_by`, `winning_lines` and `score` when it ends the game;
+  `takeback_asked_by` and `draw_offer` when it clears them; `clock` at a table with a clock;
+  `seats` and `watchers` when who is here changed since the last frame. A client at another
+  version than `previous` sends `sync`.
 - `reaction` (`reaction`, `side`, `version`): a player's quick reaction.
 - `error` (`status`, `message`, `reason`?): a message refused, with the statuses of the HTTP
   API; a `409` is followed by the `table`.
@@ -78,7 +80,7 @@ def error_frame(status: int, message: str, reason: str | None = None) -> str:
     body: dict[str, Any] = {"type": "error", "status": status, "message": message}
     if reason is not None:
         body["reason"] = reason
-    return json.dumps(body, separators=(",", ":"))
+    return compact_json(body)
 
 
 class TableSocket:

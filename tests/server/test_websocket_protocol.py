@@ -1,0 +1,88 @@
+"""The lean WebSocket protocol of `tictactoe serve`: the same messages as uvicorn's, in order, a
+write that needs no task, and nothing of the handshake kept once the socket is open."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import socket
+from collections.abc import AsyncIterator, Callable
+
+import pytest
+import uvicorn
+from starlette.applications import Starlette
+from starlette.routing import WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+from websockets.asyncio.client import connect
+
+from tictactoe.server.ops.http_protocol import BoundedH11Protocol
+from tictactoe.server.ops.websocket_protocol import SEND_TEXT_NOW, LeanWebSocketProtocol
+
+# What the app saw: each socket's `send_text_now` results after it closed.
+after_close: list[bool] = []
+
+
+async def echo_now(websocket: WebSocket) -> None:
+    """Answers every message twice through the scope extension, then once the ASGI way."""
+    await websocket.accept()
+    send_now: Callable[[str], bool] = websocket.scope["extensions"][SEND_TEXT_NOW]
+    try:
+        while True:
+            text = await websocket.receive_text()
+            assert send_now(f"{text}/1") and send_now(f"{text}/2")
+            await websocket.send_text(f"{text}/3")
+            if text == "bye":
+                await websocket.close()
+                after_close.append(send_now("too late"))
+                return
+    except WebSocketDisconnect:
+        after_close.append(send_now("too late"))
+
+
+@pytest.fixture
+async def port() -> AsyncIterator[int]:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        free: int = sock.getsockname()[1]
+    config = uvicorn.Config(
+        Starlette(routes=[WebSocketRoute("/ws", echo_now)]),
+        port=free,
+        http=BoundedH11Protocol,
+        ws=LeanWebSocketProtocol,
+        log_level="warning",
+    )
+    server = uvicorn.Server(config)
+    serving = asyncio.ensure_future(server.serve())
+    while not server.started:
+        await asyncio.sleep(0.01)
+    yield free
+    server.should_exit = True
+    await serving
+
+
+async def test_messages_both_ways_keep_their_order_and_the_handshake_is_let_go(port: int) -> None:
+    after_close.clear()
+    async with connect(f"ws://127.0.0.1:{port}/ws") as websocket:
+        # Several messages at once: they wait in the inbox until the app reads them.
+        for word in ("one", "two", "three"):
+            await websocket.send(word)
+        answers = [await websocket.recv() for _ in range(9)]
+        assert answers == [f"{word}/{n}" for word in ("one", "two", "three") for n in (1, 2, 3)]
+        protocols = [o for o in gc.get_objects() if isinstance(o, LeanWebSocketProtocol)]
+        assert len(protocols) == 1
+        assert protocols[0].request is None and protocols[0].response is None
+    # The client closed: a write after that writes nothing and says so.
+    for _ in range(100):
+        if after_close:
+            break
+        await asyncio.sleep(0.01)
+    assert after_close == [False]
+
+
+async def test_a_write_after_the_app_closed_the_socket_is_refused(port: int) -> None:
+    after_close.clear()
+    async with connect(f"ws://127.0.0.1:{port}/ws") as websocket:
+        await websocket.send("bye")
+        assert [await websocket.recv() for _ in range(3)] == ["bye/1", "bye/2", "bye/3"]
+        await websocket.wait_closed()
+    assert after_close == [False]
