@@ -12,7 +12,8 @@ network, `player.baseline_move`), `uct` (random playouts, no solver, the same ti
 `max(key=value,...)` (`max` with its own kept tree and other settings: `v` share of the value
 network, `a` its minimax share (`mcts.run_iterations`), `c` exploration, `style` playout bits
 (`fast_playout`), `policy`, `prior`, `expand`, `d` a draw's score, `p` the network's share in a
-new child's starting score, `t` a factor on its think time), or
+new child's starting score, `t` a factor on its think time, `net` a weights file for its
+network instead of the shipped one), or
 `mcts(key=value,...)` with
 keys `c` (exploration), `policy` (0 random, 1 informed, 2 careful, 3 no free choices, 4 always
 takes small boards), `solver` (0 off, 1 the baseline's, 2 exact), `prior` (virtual visits of
@@ -30,10 +31,12 @@ import random
 import re
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import tictactoe
 from tictactoe.engine import best_move, player, warm_up
 from tictactoe.engine import ultimate_search as us
+from tictactoe.engine import value_net as vn
 from tictactoe.engine.kept_tree import KeptTree
 from tictactoe.engine.player import baseline_move
 from tictactoe.engine.position import ultimate_cell_name, ultimate_state
@@ -54,6 +57,7 @@ def make_player(spec: str, think_ms: int) -> Player:
         options = dict(item.split("=") for item in spec[4:-1].split(",") if item)
         mix = float(options.pop("v", player.MAX_VALUE_MIX))
         scale = float(options.pop("t", 1.0))
+        net = vn.Weights(Path(options.pop("net"))) if "net" in options else None
         names = {"c": "exploration", "a": "alpha", "policy": "policy", "style": "style"}
         names.update(prior="prior", expand="expand", d="draw_score", p="net_prior")
         settings = {names[k]: (float(v) if k in "cadp" else int(v)) for k, v in options.items()}
@@ -62,9 +66,14 @@ def make_player(spec: str, think_ms: int) -> Player:
         def max_with(game: tictactoe.Game, seed: int) -> str:
             deadline = time.perf_counter() + think_ms * scale / 1000
             state = ultimate_state(game)
-            result = player._max_search(
-                game, state, think_ms, None, seed, deadline, mix, kept, **settings
-            )
+            shipped = vn.weights()
+            vn.use_weights(net or shipped)
+            try:
+                result = player._max_search(
+                    game, state, think_ms, None, seed, deadline, mix, kept, **settings
+                )
+            finally:
+                vn.use_weights(shipped)
             return ultimate_cell_name(result.cell)
 
         return max_with

@@ -136,9 +136,15 @@ def main() -> None:
         shipped_loss = loss(shipped, x[-held:], y[-held:])
         print(f"the shipped network on the held-out positions: {shipped_loss:.4f}")
     params = train(x[:-held], y[:-held], x[-held:], y[-held:], args)
+    # The engine keeps the first layer in fixed point (`value_net.W1_SCALE`): clamp the rare
+    # weight beyond its range (about ±2) rather than refuse the network.
+    limit = np.iinfo(np.int16).max / vn.W1_SCALE
+    clamped = int((np.abs(params["w1"]) > limit).sum())
+    if clamped:
+        print(f"{clamped} first-layer weights clamped to ±{limit:.4f}")
     np.savez_compressed(
         Path(args.out),
-        w1=params["w1"],
+        w1=np.clip(params["w1"], -limit, limit),
         b1=params["b1"],
         w2=params["w2"],
         b2=params["b2"],
