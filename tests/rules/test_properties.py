@@ -71,7 +71,15 @@ def test_random_ultimate_games_agree_with_the_reference(data: st.DataObject) -> 
             break
         move = data.draw(st.sampled_from(game.legal_moves()), label="move")
         assert game.sends_to(move) == game.play(move).sent_to
+        if data.draw(st.booleans(), label="ask for the position"):
+            # A position asked for is patched into the next game's: it must stay the one
+            # written from the marks (a game replayed from its moves, never asked before).
+            game.position()
         after = game.play(move)
+        replayed = new_game("ultimate")
+        for earlier in after.moves:
+            replayed = replayed.play(earlier)
+        assert after.position() == replayed.position()
         assert after.moves == (*game.moves, move)
         reference.play(move)
         game = after

@@ -4,7 +4,10 @@ write that needs no task, and nothing of the handshake kept once the socket is o
 from __future__ import annotations
 
 import asyncio
+import base64
+import contextlib
 import gc
+import os
 import socket
 from collections.abc import AsyncIterator, Callable
 
@@ -39,13 +42,31 @@ async def echo_now(websocket: WebSocket) -> None:
         after_close.append(send_now("too late"))
 
 
+# What the flooding app saw: how many frames went out before the write was refused.
+flooded: list[int] = []
+
+
+async def flood(websocket: WebSocket) -> None:
+    """Sends 2 KB frames for as long as the socket takes them."""
+    await websocket.accept()
+    send_now: Callable[[str], bool] = websocket.scope["extensions"][SEND_TEXT_NOW]
+    frame, sent = "x" * 2048, 0
+    while sent < 100_000 and send_now(frame):
+        sent += 1
+        if sent % 64 == 0:
+            await asyncio.sleep(0)  # let the transport write what the kernel takes
+    flooded.append(sent)
+    with contextlib.suppress(WebSocketDisconnect):
+        await websocket.receive_text()
+
+
 @pytest.fixture
 async def port() -> AsyncIterator[int]:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         free: int = sock.getsockname()[1]
     config = uvicorn.Config(
-        Starlette(routes=[WebSocketRoute("/ws", echo_now)]),
+        Starlette(routes=[WebSocketRoute("/ws", echo_now), WebSocketRoute("/flood", flood)]),
         port=free,
         http=BoundedH11Protocol,
         ws=LeanWebSocketProtocol,
@@ -86,3 +107,25 @@ async def test_a_write_after_the_app_closed_the_socket_is_refused(port: int) -> 
         assert [await websocket.recv() for _ in range(3)] == ["bye/1", "bye/2", "bye/3"]
         await websocket.wait_closed()
     assert after_close == [False]
+
+
+async def test_a_client_that_stops_reading_is_dropped_not_buffered_without_end(port: int) -> None:
+    flooded.clear()
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    key = base64.b64encode(os.urandom(16)).decode()
+    writer.write(
+        (
+            f"GET /flood HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+            "Sec-WebSocket-Version: 13\r\n\r\n"
+        ).encode()
+    )
+    assert (await reader.readuntil(b"\r\n\r\n")).startswith(b"HTTP/1.1 101")
+    # From here on the client reads nothing.
+    for _ in range(500):
+        if flooded:
+            break
+        await asyncio.sleep(0.02)
+    writer.close()
+    # Refused well before 100 000 frames (200 MB): the kernel's buffers and MAX_UNSENT_BYTES.
+    assert flooded and flooded[0] < 100_000, flooded

@@ -112,13 +112,16 @@ class UltimateGame(Game):
     """
 
     variant: ClassVar[str] = "ultimate"
-    __slots__ = ("_drawn", "_last", "_o", "_o_boards", "_x", "_x_boards")
+    # `_grid`: the marks as a position writes them (ranks by `/`), once asked for: the next game
+    # after a move patches one character of it instead of writing all 81 again.
+    __slots__ = ("_drawn", "_grid", "_last", "_o", "_o_boards", "_x", "_x_boards")
 
     _x: tuple[int, ...]
     _o: tuple[int, ...]
     _x_boards: int
     _o_boards: int
     _drawn: int
+    _grid: str | None
     _last: int
 
     @classmethod
@@ -145,6 +148,7 @@ class UltimateGame(Game):
         game._result = result
         game._moves = moves
         game._legal = None
+        game._grid = None
         return game
 
     @classmethod
@@ -265,9 +269,14 @@ class UltimateGame(Game):
             turn = "x"
         if result is None and x_boards | o_boards | drawn == FULL:
             result = "draw"
-        return self._make(
+        after = self._make(
             x, o, x_boards, o_boards, drawn, index, turn, result, (*self._moves, move)
         )
+        grid = self._grid
+        if grid is not None:
+            at = index // WIDTH * (WIDTH + 1) + index % WIDTH  # ranks of 9, each then a "/"
+            after._grid = f"{grid[:at]}{self._turn}{grid[at + 1 :]}"
+        return after
 
     def _find_legal_moves(self) -> tuple[str, ...]:
         if self._result is not None:
@@ -285,18 +294,20 @@ class UltimateGame(Game):
         return tuple(moves)
 
     def position(self) -> str:
-        # Rank by rank from the top: three cells of each of three small boards, looked up.
-        x, o = self._x, self._o
-        ranks = [
-            "".join(
-                _TRIPLES[(x[board] >> shift & 7) << 3 | (o[board] >> shift & 7)]
-                for board in range(rank // 3 * 3, rank // 3 * 3 + 3)
+        grid = self._grid
+        if grid is None:
+            # Rank by rank from the top: three cells of each of three small boards, looked up.
+            x, o = self._x, self._o
+            grid = self._grid = "/".join(
+                "".join(
+                    _TRIPLES[(x[board] >> shift & 7) << 3 | (o[board] >> shift & 7)]
+                    for board in range(rank // 3 * 3, rank // 3 * 3 + 3)
+                )
+                for rank in range(9)
+                for shift in (rank % 3 * 3,)
             )
-            for rank in range(9)
-            for shift in (rank % 3 * 3,)
-        ]
         last = NAMES[self._last] if self._last >= 0 else "-"
-        return f"{'/'.join(ranks)} {self._turn} {last}"
+        return f"{grid} {self._turn} {last}"
 
     def cell(self, name: str) -> str | None:
         index = _index(name)

@@ -18,6 +18,11 @@ class UnreadableJSONError(ValueError):
     """Valid JSON syntax that is still no value a client may send; the message says why."""
 
 
+# The key under which a layer in front of the site leaves a WebSocket message's value, once it
+# has read it with `read_json` (the rate limits do, for messages that may be moves).
+READ_JSON = "tictactoe.json"
+
+
 def read_json(text: str | bytes) -> Any:
     """The value of `text`: raises `UnreadableJSONError` for lone surrogates and deep nesting,
     and `ValueError` (json.JSONDecodeError) for what is not JSON at all.

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tictactoe.server.ops import metrics
-from tictactoe.server.ops.json_input import read_json
+from tictactoe.server.ops.json_input import READ_JSON, read_json
 from tictactoe.server.settings import Settings
 
 _ACTION = re.compile(
@@ -45,6 +45,7 @@ _SOCKET_ACTIONS = frozenset(
         "name",
     }
 )
+_QUOTED_ACTIONS = tuple(f'"{kind}"' for kind in sorted(_SOCKET_ACTIONS))
 
 
 class TokenBuckets:
@@ -225,12 +226,14 @@ def _is_action(message: Message) -> bool:
             text = raw.decode()
         except UnicodeDecodeError:
             return False
-    if "\\" not in text and not any(f'"{kind}"' in text for kind in _SOCKET_ACTIONS):
+    if "\\" not in text and not any(kind in text for kind in _QUOTED_ACTIONS):
         return False
     try:
         body = read_json(text)
     except ValueError:
         return False  # the site answers it with its own error
+    if "text" in message:
+        message[READ_JSON] = body  # so that the site need not read it again
     kind = body.get("type") if isinstance(body, dict) else None
     return isinstance(kind, str) and kind in _SOCKET_ACTIONS
 

@@ -15,11 +15,16 @@ protocol never waits to write (the transport buffers), so the same write can be 
 it is offered to the app as the ASGI scope extension `SEND_TEXT_NOW` (a callable taking the
 text; it returns False, writing nothing, once the socket is closing). An app under another
 server does not find it and sends the ASGI way.
+
+A client that stops reading would have every frame sent to it kept in the transport's buffer
+(the protocol never pauses the app): past `MAX_UNSENT_BYTES` the connection is dropped, and the
+client, once it reads again, reconnects and gets the table whole.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
@@ -27,6 +32,11 @@ from websockets.http11 import Request
 
 # The scope extension: `scope["extensions"][SEND_TEXT_NOW](text) -> bool`.
 SEND_TEXT_NOW = "tictactoe.send_text_now"
+# What one socket may have written but not yet taken by its client (beyond the kernel's own
+# buffers): hundreds of frames. A reader that far behind is dropped.
+MAX_UNSENT_BYTES = 1024 * 1024
+
+log = logging.getLogger(__name__)
 
 
 class _Inbox:
@@ -118,4 +128,8 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
         except Exception:  # websockets' InvalidState: the closing handshake has begun
             return False
         self.transport.write(b"".join(self.conn.data_to_send()))
+        if self.transport.get_write_buffer_size() > MAX_UNSENT_BYTES:
+            log.warning("dropping a WebSocket whose client does not read what it is sent")
+            self.transport.abort()  # the app hears a disconnect
+            return False
         return True

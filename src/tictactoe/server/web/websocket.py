@@ -11,7 +11,7 @@ from typing import Any
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
 
-from tictactoe.server.ops.json_input import UnreadableJSONError, read_json
+from tictactoe.server.ops.json_input import READ_JSON, UnreadableJSONError, read_json
 from tictactoe.server.ops.json_output import compact_json
 from tictactoe.server.storage import StorageUnavailableError
 from tictactoe.server.table.actor import Table
@@ -97,9 +97,10 @@ class TableSocket:
             # The client is behind: give it the table as it is now.
             self.connection.send(self.table.frame_for(self.connection.person))
 
-    async def handle(self, text: str) -> None:
+    async def handle(self, text: str, value: Any = None) -> None:
+        """Does what the message `text` says (`value`: its JSON, if read already)."""
         try:
-            message = read_json(text)
+            message = value if value is not None else read_json(text)
         except UnreadableJSONError as error:
             raise Refused(400, f"this message is not usable JSON: {error}") from None
         except ValueError as error:
@@ -211,7 +212,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
                 break
-            text = message.get("text")
+            text, value = message.get("text"), message.get(READ_JSON)
             if text is None:
                 raw = message.get("bytes") or b""
                 try:
@@ -227,7 +228,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
                 )
                 continue
             try:
-                await session.handle(text)
+                await session.handle(text, value)
             except Refused as refused:
                 session.refuse(refused)
             except StorageUnavailableError:
