@@ -189,7 +189,7 @@ class Table:
     def _make_envelope(self) -> str:
         claim = self.claim_possible_at()
         claimant = claim[0] if claim is not None and claim[1] <= self._clock() else None
-        frame = '{"type":"table","table":' + _dumps(self.view()) + "}"
+        frame = '{"type":"table","table":' + compact_json(self.view()) + "}"
         return encode_envelope(frame, claimant, self.record.x.token_hash, self.record.o.token_hash)
 
     # -- commands --
@@ -435,7 +435,7 @@ class Table:
     async def _say(self, message: dict[str, Any]) -> None:
         """Publishes a message that is not the table (e.g. a reaction). It carries
         the table's version, so relays pass it on like a frame of that version."""
-        frame = _dumps({**message, "version": self.record.version})
+        frame = compact_json({**message, "version": self.record.version})
         await self._pubsub.publish(channel_of(self.id), encode_envelope(frame, None, None, None))
 
     def _schedule_claim_frame(self) -> None:
@@ -493,7 +493,3 @@ class Table:
 def _log_failure(task: asyncio.Future[Any]) -> None:
     if not task.cancelled() and task.exception() is not None:
         log.error("table background task failed", exc_info=task.exception())
-
-
-def _dumps(value: Any) -> str:
-    return compact_json(value)

@@ -155,36 +155,25 @@ def moved_frame(table: Table, move: str, before: TableRecord, company_changed: b
     at times: the result with its lines, how it ended and the score when the game ends, a
     pending takeback or draw offer when the move clears it, the clock when there is one, the
     small boards when the move closes one."""
-    record, game = table.record, table.game
-    over = record.result is not None
-    legal = [] if over else game.legal_moves()
-    changes: dict[str, Any] = {
-        "last_move": game.last_move,
-        "position": game.position(),
-        "turn": game.turn,
-        "legal_moves": legal,
-    }
-    if record.variant == "ultimate":
-        changes["sent_to"] = None if over else game.sent_to  # type: ignore[attr-defined]
-        changes["sends_to"] = {m: game.sends_to(m) for m in legal}  # type: ignore[attr-defined]
-        boards = game.boards()  # type: ignore[attr-defined]
-        if boards[board_of(move)] is not None:  # the move closed its small board
-            changes["boards"] = boards
-    if over:
-        changes["result"] = record.result
-        changes["ended_by"] = record.ended_by
-        changes["winning_lines"] = [list(line) for line in game.winning_lines()]
-        changes["score"] = {"x": record.score_x, "o": record.score_o, "draws": record.draws}
-    if before.takeback_by is not None or record.takeback_by is not None:
-        changes["takeback_asked_by"] = record.takeback_by
-    if before.draw_offer is not None or record.draw_offer is not None:
-        changes["draw_offer"] = record.draw_offer
-    clock = table.clock.json()
-    if clock is not None:
-        changes["clock"] = clock
+    record = table.record
+    changes = move_changes(table)
+    unchanged = {"watchers"}  # a move moves no one
+    if record.variant != "ultimate":
+        unchanged |= {"boards", "sent_to", "sends_to"}
+    elif changes["boards"][board_of(move)] is None:
+        unchanged.add("boards")  # the move did not close its small board
+    if record.result is None:
+        unchanged |= {"result", "ended_by", "winning_lines", "score"}
+    if before.takeback_by is None and record.takeback_by is None:
+        unchanged.add("takeback_asked_by")
+    if before.draw_offer is None and record.draw_offer is None:
+        unchanged.add("draw_offer")
+    if changes["clock"] is None:
+        unchanged.add("clock")
     if company_changed:
+        unchanged.discard("watchers")
         changes["seats"] = seats_json(table)
-        changes["watchers"] = table.watchers
+    changes = {name: value for name, value in changes.items() if name not in unchanged}
     body = {
         "type": "moved",
         "version": record.version,
