@@ -30,7 +30,15 @@ from tictactoe.server.storage.backends import open_storage
 from tictactoe.server.table.commands import Refused
 from tictactoe.server.table.computer import ComputerPlayer
 from tictactoe.server.table.tables import Tables
-from tictactoe.server.web import api, people_api, review_api, review_pages, share, websocket
+from tictactoe.server.web import (
+    api,
+    message_docs,
+    people_api,
+    review_api,
+    review_pages,
+    share,
+    websocket,
+)
 from tictactoe.server.web.connections import Hub
 from tictactoe.server.web.identity import ClientCookieMiddleware
 from tictactoe.server.web.socket_lane import TableSocketLane
@@ -82,7 +90,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         title="Tic-Tac-Toe tables",
         version=_version(),
         description="Play Tic-Tac-Toe and Ultimate Tic-Tac-Toe with a friend by link.\n"
-        + websocket.MESSAGES,
+        + message_docs.markdown(),
         lifespan=lifespan,
     )
     # Outermost last: proxy headers first (the client's real address and scheme), then the
@@ -106,6 +114,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(share.router)
     app.include_router(review_pages.router)
     app.include_router(websocket.router)
+    app.include_router(message_docs.router)
     app.include_router(health.router)
     _include_pages(app)
     return app
@@ -154,7 +163,11 @@ async def _storage_unavailable(request: Request, error: Exception) -> JSONRespon
     log.warning("database unreachable: %s", error)
     metrics.STORAGE_UNAVAILABLE.inc()
     return JSONResponse(
-        {"status": 503, "message": "the database is unreachable right now; try again shortly"},
+        {
+            "status": 503,
+            "reason": "database-unavailable",
+            "message": "the database is unreachable right now; try again shortly",
+        },
         status_code=503,
         headers={"Retry-After": "2"},
     )
@@ -174,14 +187,21 @@ async def _invalid_request(request: Request, error: Exception) -> JSONResponse:
     errors: list[dict[str, Any]] = [dict(e) for e in error.errors()]
     if any(e.get("type") == "json_invalid" for e in errors):
         return JSONResponse(
-            {"status": 400, "message": "the request body is not valid JSON"}, status_code=400
+            {"status": 400, "reason": "bad-json", "message": "the request body is not valid JSON"},
+            status_code=400,
         )
     parts = []
     for e in errors:
         where = ".".join(str(p) for p in e.get("loc", ()) if p != "body") or "body"
         parts.append(f"{where}: {e.get('msg', 'invalid')}")
     return JSONResponse(
-        {"status": 422, "message": "; ".join(parts), "detail": _plain(errors)}, status_code=422
+        {
+            "status": 422,
+            "reason": "bad-request",
+            "message": "; ".join(parts),
+            "detail": _plain(errors),
+        },
+        status_code=422,
     )
 
 

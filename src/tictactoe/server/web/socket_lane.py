@@ -56,7 +56,7 @@ class TableSocketLane:
         if found is None:
             await self.rest(scope, receive, send)
             return
-        if not await self.security.admit_websocket(scope, send):
+        if not await self.security.admit_websocket(scope, receive, send):
             return
         limited = await self.limits.admit_websocket(scope, receive, send)
         if limited is None:
