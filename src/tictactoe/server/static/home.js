@@ -1,6 +1,6 @@
 // The home page's form: shows only the options that apply, then creates the table through the
 // JSON API and opens it. Without JavaScript the form still posts to the server.
-import { t } from "./strings.js";
+import { numberFormat, t } from "./strings.js";
 
 const form = document.querySelector("[data-create-table]");
 const errorBox = form.querySelector("[data-form-error]");
@@ -82,7 +82,7 @@ const openList = document.querySelector("[data-open-tables]");
 const openEmpty = document.querySelector("[data-open-empty]");
 
 // Numbers as the page's language writes them: 0,5 min in most of them.
-const number = new Intl.NumberFormat(document.documentElement.lang, { maximumFractionDigits: 1 });
+const number = numberFormat({ maximumFractionDigits: 1 });
 
 function openLabel(open) {
   const parts = [];
