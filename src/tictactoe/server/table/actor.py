@@ -23,6 +23,7 @@ from tictactoe.server.ops.limits import TokenBuckets
 from tictactoe.server.pubsub import PubSub
 from tictactoe.server.pubsub.presence import SharedPresence
 from tictactoe.server.storage import (
+    MoveRecord,
     StaleVersionError,
     Storage,
     StorageUnavailableError,
@@ -41,23 +42,16 @@ from tictactoe.server.table.commands import (
     TimeOut,
 )
 from tictactoe.server.table.decision import decide
-from tictactoe.server.table.envelope import decode, encode, table_body
+from tictactoe.server.table.envelope import decode, encode, people, table_body
 from tictactoe.server.table.events import Decision, Event
 from tictactoe.server.table.game import build_game
 from tictactoe.server.table.messages import MessageId
 from tictactoe.server.table.reactions import reaction_message
-from tictactoe.server.table.seats import (
-    COMPUTER,
-    Mark,
-    mark_of,
-    members,
-    other,
-    person_of_client,
-    seat,
-)
+from tictactoe.server.table.seats import COMPUTER, Mark, mark_of, other, person_of_client, seat
 from tictactoe.server.table.view import moved_frame, table_json
 
 log = logging.getLogger(__name__)
+Events = tuple[Event, ...]
 
 # A frame with a running clock is re-encoded when re-sent this much later, so its times are fresh.
 _CLOCK_FRAME_FRESH = 0.5
@@ -191,20 +185,14 @@ class Table:
         return self._envelope
 
     def frame_for(self, person: str | None, id: MessageId | None = None) -> str:
-        """The `table` frame as this person (None: a spectator) should get it, answering the
-        message `id` if given."""
+        """The `table` frame as this person (None: a spectator) gets it, answering message `id`."""
         return decode(self.envelope()).frame_for(person, id)
 
     def _table_envelope(self, events: tuple[Event, ...]) -> str:
         claim = self.claim_possible_at()
         claimant = claim[0] if claim is not None and claim[1] <= self._clock() else None
         body = table_body(events, self._table_text)
-        return encode(body, self.record.version, *self._people(), claimant=claimant)
-
-    def _people(self) -> tuple[list[str | None], list[str | None]]:
-        """The seat token hashes of who plays x, and of who plays o (frames name their seat)."""
-        x, o = members(self.record, "x"), members(self.record, "o")
-        return [m.token_hash for m in x], [m.token_hash for m in o]
+        return encode(body, self.record.version, *people(self.record), claimant=claimant)
 
     # -- commands --
 
@@ -255,10 +243,7 @@ class Table:
             ) from None
         before, move, events = self.record, decision.move, decision.events
         self._adopt(decision.record, decision.game)
-        if move is None:
-            await self._publish(events)
-        else:
-            await self._publish_move(move.move, before, events)
+        await (self._publish(events) if move is None else self._publish_move(move, before, events))
         return list(events), move is not None
 
     def _decide(self, command: Command, by: str | None) -> Decision:
@@ -380,9 +365,7 @@ class Table:
         self._company_changed = False
         await self._pubsub.publish(channel_of(self.id), envelope)
 
-    async def _publish_move(
-        self, move: str, before: TableRecord, events: tuple[Event, ...]
-    ) -> None:
+    async def _publish_move(self, move: MoveRecord, before: TableRecord, events: Events) -> None:
         """Publishes a move as a small `moved` frame, the same bytes for every socket."""
         claim = self.claim_possible_at()
         if claim is not None and claim[1] <= self._clock():
@@ -391,10 +374,10 @@ class Table:
             return
         # Seats and watchers go in only if who is here changed since the last frame (through
         # another process, in scale-out); the player now to move gets the frame first.
-        frame = moved_frame(self, move, before, self._company_changed, events)
+        frame = moved_frame(self, move.move, before, self._company_changed, events)
         self._company_changed = False
         first: Mark | None = self.game.turn if self.record.result is None else None  # type: ignore[assignment]
-        envelope = encode(frame, self.record.version, *self._people(), first=first, kind="f")
+        envelope = encode(frame, self.record.version, *people(self.record), first=first, kind="f")
         await self._pubsub.publish(channel_of(self.id), envelope)
 
     def _after_change(self) -> None:
@@ -456,9 +439,9 @@ class Table:
     async def _say(self, message: dict[str, Any]) -> None:
         """Publishes a message that is not the table (e.g. a reaction). It carries
         the table's version, so relays pass it on like a frame of that version."""
-        frame = compact_json({**message, "version": self.record.version})
-        envelope = encode(frame, self.record.version, (), (), kind="f")
-        await self._pubsub.publish(channel_of(self.id), envelope)
+        version = self.record.version
+        frame = encode(compact_json({**message, "version": version}), version, (), (), kind="f")
+        await self._pubsub.publish(channel_of(self.id), frame)
 
     def _schedule_claim_frame(self) -> None:
         """Publishes a fresh frame when the claim becomes possible, so the button shows on time."""

@@ -5,10 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from tictactoe.server.table.messages import REACTIONS, Reason
+from tictactoe.server.table.reasons import Reason
 from tictactoe.server.table.seats import Mark
 
-__all__ = ["REACTIONS", "Refused"]
+# Quick reactions, the only words players can send each other (translated by each viewer's page).
+REACTIONS = ("good-move", "wow", "good-game", "oops", "thinking")
 
 
 class Refused(Exception):

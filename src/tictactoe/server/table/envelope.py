@@ -21,8 +21,10 @@ from dataclasses import dataclass
 from typing import Literal
 
 from tictactoe.server.ops.json_output import compact_json
+from tictactoe.server.storage import TableRecord
 from tictactoe.server.table.events import Event
 from tictactoe.server.table.messages import MessageId, Seat, event_json
+from tictactoe.server.table.seats import members
 
 KEY = 16  # hex digits of a seat token hash in the header: 64 bits tell the people apart
 
@@ -114,6 +116,12 @@ def encode(
     """
     mark = claimant if kind == "t" else first
     return f"{version} {kind} {mark or '-'} {_keys(x_people)} {_keys(o_people)}\n{body}"
+
+
+def people(record: TableRecord) -> tuple[list[str | None], list[str | None]]:
+    """The seat token hashes of who plays x, and of who plays o (an envelope names them)."""
+    x, o = members(record, "x"), members(record, "o")
+    return [member.token_hash for member in x], [member.token_hash for member in o]
 
 
 def _keys(people: Sequence[str | None]) -> str:

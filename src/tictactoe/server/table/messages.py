@@ -1,5 +1,6 @@
-"""Every message of the table's WebSocket, both ways, and every refusal's `reason`: the one place
-the wire format is written down (the docs at /docs and `docs/messages.md` are generated from it).
+"""Every message of the table's WebSocket, both ways: the one place the wire format is written
+down, with the refusals' `reason` codes (`reasons.py`, pure, so that decisions can name them); the
+docs at /docs, /api/asyncapi.json and `docs/messages.md` are generated from here.
 
 Messages are JSON objects with a `type`. Each is a `TypedDict` here: the server builds its frames
 as these plain dicts (no cost at run time, checked by mypy), and reads a client's message with
@@ -13,117 +14,15 @@ from pydantic import ConfigDict, Field, TypeAdapter
 from typing_extensions import TypedDict
 
 from tictactoe.server.ops.json_output import compact_json
+from tictactoe.server.table.commands import REACTIONS
 from tictactoe.server.table.events import Event, EventKind
+from tictactoe.server.table.reasons import REASONS, Reason
+
+__all__ = ["REACTIONS", "REASONS", "Reason"]  # the wire's words, with the messages below
 
 Seat = Literal["x", "o", "spectator"]
 Side = Literal["x", "o"]
 MessageId = int | Annotated[str, Field(max_length=64)]
-
-# Quick reactions, the only words players can send each other (translated by each viewer's page).
-REACTIONS = ("good-move", "wow", "good-game", "oops", "thinking")
-
-Reason = Literal[
-    # who may act
-    "no-token",
-    "bad-token",
-    "wrong-table",
-    "not-seated",
-    "not-your-turn",
-    "private",
-    # the table's state
-    "stale-version",
-    "game-over",
-    "game-in-progress",
-    "no-opponent",
-    "seats-taken",
-    "already-seated",
-    "teams-closed",
-    "side-full",
-    "takebacks-off",
-    "nothing-to-take-back",
-    "takeback-pending",
-    "no-takeback-asked",
-    "draw-pending",
-    "no-draw-offered",
-    "opponent-here",
-    "claim-too-soon",
-    "no-time-out",
-    # the rules' reasons for an illegal move (`tictactoe.IllegalMoveError.reason`)
-    "malformed",
-    "off-board",
-    "occupied",
-    "wrong-board",
-    "closed-board",
-    # what was sent
-    "bad-name",
-    "bad-reaction",
-    "bad-settings",
-    "invalid-position",
-    "bad-json",
-    "bad-message",
-    "unknown-type",
-    "bad-request",
-    "too-large",
-    "no-table",
-    "no-game",
-    "not-found",
-    # limits and trouble
-    "rate-limited",
-    "reaction-too-soon",
-    "cross-site",
-    "database-unavailable",
-    "computer-unavailable",
-    "busy",
-]
-
-REASONS: dict[str, str] = {
-    "no-token": "a seat token is needed (`Authorization: Bearer`, `?token=` or `auth`)",
-    "bad-token": "that seat token is not valid at this table",
-    "wrong-table": "that seat token is for another table",
-    "not-seated": "the token's person does not sit at this table (any more)",
-    "not-your-turn": "the other side is to move",
-    "private": "a private table: only its players may see it",
-    "stale-version": "the command names an older `version`; the current table follows",
-    "game-over": "the game is over (or a position given is the end of a game)",
-    "game-in-progress": "only once the game is over (a rematch, an analysis)",
-    "no-opponent": "nobody has taken the other seat yet",
-    "seats-taken": "both seats are taken; anyone may still watch",
-    "already-seated": "this browser already sits at this table",
-    "teams-closed": "the teams are closed while a game is played",
-    "side-full": "that side has the most people a side may have",
-    "takebacks-off": "takebacks are not allowed at this table",
-    "nothing-to-take-back": "the player has no move to take back",
-    "takeback-pending": "a takeback is already asked for",
-    "no-takeback-asked": "the other side has not asked for a takeback",
-    "draw-pending": "this side has offered a draw already",
-    "no-draw-offered": "no draw is offered to this side",
-    "opponent-here": "the win can be claimed only while the opponent is away on their turn",
-    "claim-too-soon": "the opponent may still come back: the claim opens later",
-    "no-time-out": "no clock has run out",
-    "malformed": "the rules: not a cell name",
-    "off-board": "the rules: a cell off the board",
-    "occupied": "the rules: the cell is taken",
-    "wrong-board": "the rules (Ultimate): the move is not in the board the player is sent to",
-    "closed-board": "the rules (Ultimate): that small board is won or full",
-    "bad-name": "a name has 1-20 letters, digits, spaces and - _ . '",
-    "bad-reaction": "not one of the quick reactions",
-    "bad-settings": "table settings that do not go together, or out of range",
-    "invalid-position": "a position code that no legal game reaches",
-    "bad-json": "the body or message is not usable JSON",
-    "bad-message": "a message of the wrong shape (its `message` says which field)",
-    "unknown-type": "a message `type` this server does not know",
-    "bad-request": "a request of the wrong shape (its `message` says which field)",
-    "too-large": "a body or message over the size limit",
-    "no-table": "there is no such table",
-    "no-game": "the table has no such game",
-    "not-found": "no such page or resource",
-    "rate-limited": "too many requests or messages: wait `retry_after` seconds",
-    "reaction-too-soon": "one reaction at a time: wait a moment",
-    "cross-site": "another site may not do this (origin or `Sec-Fetch-Site`)",
-    "database-unavailable": "the database does not answer: nothing changed, try again",
-    "computer-unavailable": "the computer player cannot think right now",
-    "busy": "the computer's analysis queue is full: try again",
-}
 
 _STRICT = ConfigDict(strict=True)
 
