@@ -38,7 +38,6 @@ from tictactoe.server.web import (
     review_api,
     review_pages,
     share,
-    websocket,
 )
 from tictactoe.server.web.connections import Hub
 from tictactoe.server.web.error_pages import error_page, wants_a_page
@@ -116,7 +115,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(review_api.router, prefix="/api")
     app.include_router(share.router)
     app.include_router(review_pages.router)
-    app.include_router(websocket.router)
     app.include_router(message_docs.router)
     app.include_router(health.router)
     _include_pages(app)

@@ -30,7 +30,6 @@ _ACTION = re.compile(
 )
 _FORM_SEAT = re.compile(r"^/t/[^/]+/seats$")  # the no-JavaScript join button
 _ANALYSIS = re.compile(r"^/api/positions/evaluation$|^/api/tables/[^/]+/games/[^/]+/analysis$")
-_SOCKET = re.compile(r"^/api/tables/[^/]+/ws$")
 # Socket messages that act at a table: each counts against its address's action limit too.
 _SOCKET_ACTIONS = frozenset(
     {
@@ -135,11 +134,7 @@ class RateLimitMiddleware:
                 await _too_many(wait, message)(scope, receive, send)
                 return
             await self.app(scope, receive, send)
-        elif scope["type"] == "websocket" and _SOCKET.match(scope["path"]):
-            limited = await self.admit_websocket(scope, receive, send)
-            if limited is not None:
-                await self.app(scope, limited, send)
-        else:
+        else:  # the table's WebSocket is admitted by `admit_websocket`, from its lane
             await self.app(scope, receive, send)
 
     async def admit_websocket(self, scope: Scope, receive: Receive, send: Send) -> Receive | None:

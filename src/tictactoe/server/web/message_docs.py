@@ -10,10 +10,9 @@ from fastapi import APIRouter
 from pydantic import TypeAdapter
 
 from tictactoe.server.table import messages
+from tictactoe.server.web.websocket import SOCKET_PATH
 
 router = APIRouter()
-
-SOCKET_PATH = "/api/tables/{table_id}/ws"
 
 
 def _type_names(message: type) -> list[str]:

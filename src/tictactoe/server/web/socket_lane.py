@@ -14,17 +14,17 @@ through the stack as before.
 
 from __future__ import annotations
 
-import re
-
+from starlette.routing import compile_path
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
 from tictactoe.server.ops.limits import RateLimitMiddleware
 from tictactoe.server.ops.security import SecurityMiddleware
 from tictactoe.server.settings import Settings
-from tictactoe.server.web.websocket import table_socket
+from tictactoe.server.web.websocket import SOCKET_PATH, table_socket
 
-_SOCKET = re.compile(r"/api/tables/(?P<table_id>[^/]+)/ws")
+# The one description of the socket's address: the same string the docs show.
+_SOCKET = compile_path(SOCKET_PATH)[0]
 
 
 class TableSocketLane:
@@ -52,7 +52,7 @@ class TableSocketLane:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         assert self.rest is not None and self.security is not None and self.limits is not None
-        found = _SOCKET.fullmatch(scope["path"]) if scope["type"] == "websocket" else None
+        found = _SOCKET.match(scope["path"]) if scope["type"] == "websocket" else None
         if found is None:
             await self.rest(scope, receive, send)
             return

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, WebSocket
+from fastapi import WebSocket
 from pydantic import ValidationError
 from starlette.websockets import WebSocketDisconnect
 
@@ -39,7 +39,8 @@ from tictactoe.server.table.tokens import hash_secret
 from tictactoe.server.web.connections import Connection, Hub
 from tictactoe.server.web.identity import client_hash, site_base_url, tables_of
 
-router = APIRouter()
+# The table's WebSocket: the one way in is `socket_lane` (past the ASGI stack), not a route.
+SOCKET_PATH = "/api/tables/{table_id}/ws"
 
 # The commands of the messages that carry nothing but their type.
 _ACTIONS: dict[str, Command] = {
@@ -174,8 +175,8 @@ def _loose(text: str) -> Any:
         return None
 
 
-@router.websocket("/api/tables/{table_id}/ws")
 async def table_socket(websocket: WebSocket, table_id: str) -> None:
+    """A socket at `SOCKET_PATH`, reached only through `socket_lane.TableSocketLane`."""
     tables = tables_of(websocket)
     settings = tables.settings
     hub: Hub = websocket.app.state.hub
