@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import dataclasses
-from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -76,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
     os.environ.pop(_REDIS_VARIABLE, None)
     if args.redis is not None:
         os.environ[_REDIS_VARIABLE] = args.redis
-    settings = settings_from_environment(os.environ)
+    settings = _settings()
     uvicorn.run(
         "tictactoe.server.serve_command:app_from_environment",
         factory=True,
@@ -139,6 +137,16 @@ _DATABASE_VARIABLE = "TICTACTOE_DATABASE"
 _REDIS_VARIABLE = "TICTACTOE_REDIS"
 
 
+def _settings(**chosen: object) -> Settings:
+    """The settings from the environment; a bad value stops the server, naming its variable."""
+    from tictactoe.server.settings import BadSetting, Settings
+
+    try:
+        return Settings.from_environment(**chosen)
+    except BadSetting as error:
+        raise SystemExit(f"tictactoe serve: {error}") from None
+
+
 def app_from_environment() -> object:
     """The app for `tictactoe serve`, configured through the environment it set."""
     import os
@@ -146,10 +154,8 @@ def app_from_environment() -> object:
     from tictactoe.server.app import create_app
     from tictactoe.server.settings import DEFAULT_DATABASE_URL
 
-    settings = settings_from_environment(os.environ)
     app = create_app(
-        dataclasses.replace(
-            settings,
+        _settings(
             database_url=os.environ.get(_DATABASE_VARIABLE, DEFAULT_DATABASE_URL),
             redis_url=os.environ.get(_REDIS_VARIABLE),
         )
@@ -173,38 +179,3 @@ def tune_garbage_collector() -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(10_000, 50, 100)
-
-
-def settings_from_environment(environ: Mapping[str, str]) -> Settings:
-    """Settings with each field overridden by `TICTACTOE_<FIELD>` when set; a tuple is written
-    with commas.
-
-    >>> s = settings_from_environment(
-    ...     {"TICTACTOE_MOVE_RATE": "5,10", "TICTACTOE_RATE_LIMIT_EXEMPT": "", "TICTACTOE_X": "1"}
-    ... )
-    >>> s.move_rate, s.rate_limit_exempt
-    ((5.0, 10), ())
-    """
-    from tictactoe.server.settings import Settings
-
-    defaults = Settings()
-    changes: dict[str, object] = {}
-    for field in dataclasses.fields(Settings):
-        text = environ.get(f"TICTACTOE_{field.name.upper()}")
-        if text is None:
-            continue
-        default = getattr(defaults, field.name)
-        if isinstance(default, tuple):
-            items = [item.strip() for item in text.split(",") if item.strip()]
-            kinds = [type(value) for value in default] or [str] * len(items)
-            kinds += [kinds[-1]] * (len(items) - len(kinds))
-            changes[field.name] = tuple(
-                kind(item) for kind, item in zip(kinds, items, strict=False)
-            )
-        elif isinstance(default, bool):
-            changes[field.name] = text.lower() in ("1", "true", "yes", "on")
-        elif isinstance(default, int | float):
-            changes[field.name] = type(default)(text)
-        else:
-            changes[field.name] = text or None
-    return dataclasses.replace(defaults, **changes)  # type: ignore[arg-type]
