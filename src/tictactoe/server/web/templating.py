@@ -18,6 +18,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 import jinja2
+from babel.core import negotiate_locale
 from babel.numbers import format_decimal
 from babel.support import NullTranslations, Translations
 from starlette.requests import Request
@@ -68,10 +69,11 @@ LANGUAGE_COOKIE_MAX_AGE = 365 * 24 * 3600
 
 
 def parse_accept_language(header: str) -> list[str]:
-    """The primary language subtags of an `Accept-Language` header, most wanted first.
+    """The language tags of an `Accept-Language` header, most wanted first (`*` and `q=0` left
+    out); which of them the site has is Babel's `negotiate_locale` (see `choose_language`).
 
     >>> parse_accept_language("fi-FI,fi;q=0.9,en-US;q=0.8,en;q=0.7")
-    ['fi', 'en']
+    ['fi-FI', 'fi', 'en-US', 'en']
     >>> parse_accept_language("sv;q=0.5, cs")
     ['cs', 'sv']
     >>> parse_accept_language("el;q=0, *")
@@ -80,7 +82,7 @@ def parse_accept_language(header: str) -> list[str]:
     weighted: list[tuple[float, int, str]] = []
     for position, part in enumerate(header.split(",")):
         tag, _, params = part.strip().partition(";")
-        tag = tag.strip().lower()
+        tag = tag.strip()
         if not tag or tag == "*":
             continue
         quality = 1.0
@@ -91,12 +93,8 @@ def parse_accept_language(header: str) -> list[str]:
             except ValueError:
                 quality = 0.0
         if quality > 0:
-            weighted.append((-quality, position, tag.split("-")[0]))
-    seen: list[str] = []
-    for _, _, language in sorted(weighted):
-        if language not in seen:
-            seen.append(language)
-    return seen
+            weighted.append((-quality, position, tag))
+    return [tag for _, _, tag in sorted(weighted)]
 
 
 def choose_language(query: str | None, cookie: str | None, accept_language: str | None) -> str:
@@ -110,16 +108,17 @@ def choose_language(query: str | None, cookie: str | None, accept_language: str 
     'cs'
     >>> choose_language(None, None, "de-AT,de;q=0.9,en;q=0.5")
     'de'
+    >>> choose_language(None, None, "PT-br")
+    'pt'
     >>> choose_language(None, None, None)
     'en'
     """
     for candidate in (query, cookie):
         if candidate and candidate.lower() in LANGUAGES:
             return candidate.lower()
-    for language in parse_accept_language(accept_language or ""):
-        if language in LANGUAGES:
-            return language
-    return DEFAULT_LANGUAGE
+    preferred = parse_accept_language(accept_language or "")
+    found = negotiate_locale(preferred, list(LANGUAGES), sep="-")
+    return found.lower() if found else DEFAULT_LANGUAGE
 
 
 def request_language(request: Request) -> str:
