@@ -105,7 +105,7 @@ class Table:
         self._company_changed = False  # who is here, since the last frame (see _publish_move)
         self._claim_timer: asyncio.TimerHandle | None = None
         self._flag_timer: asyncio.TimerHandle | None = None
-        self._reactions = TokenBuckets(rate=0.5, burst=3, clock=clock)
+        self._reactions: TokenBuckets | None = None  # made at the first reaction
         self._computer_task: asyncio.Task[None] | None = None
         # Other processes write this table too (scale-out): re-read it before deciding.
         self._shared = shared
@@ -358,6 +358,8 @@ class Table:
         envelope = self.envelope()
         self._company_changed = False
         await self._pubsub.publish(channel_of(self.id), envelope)
+        if self._envelope is envelope:
+            self._envelope = None  # sent: an idle table keeps no copy of its ~3 KB frame
 
     async def _publish_move(self, move: str, before: TableRecord) -> None:
         """Publishes a move as a small `moved` frame, the same bytes for every socket."""
@@ -430,6 +432,7 @@ class Table:
 
     async def react(self, reaction: str, by: str | None) -> None:
         """Shows a player's quick reaction to everyone at the table (not stored)."""
+        self._reactions = self._reactions or TokenBuckets(rate=0.5, burst=3, clock=self._clock)
         await self._say(reaction_message(self.record, reaction, by, self._reactions))
 
     async def _say(self, message: dict[str, Any]) -> None:
