@@ -1,7 +1,7 @@
 // What the table page says in words: the status line, the settings line, what changed (for the
 // screen reader's live region) and what an error means.
 import { boardName, markOn, other, smallBoardOf, upper, whereToPlay } from "./board.js";
-import { t } from "./strings.js";
+import { numberFormat, t } from "./strings.js";
 
 export const isOver = (tbl) => tbl.result !== null && tbl.result !== undefined;
 export const isPlayerSeat = (seat) => seat === "x" || seat === "o";
@@ -55,8 +55,8 @@ export function waitingText(tbl, seat) {
 }
 
 // A number as the page's language writes it (a decimal comma in most of them: 0,5 min).
-const numberFormat = new Intl.NumberFormat(document.documentElement.lang, { maximumFractionDigits: 2 });
-const number = (value) => numberFormat.format(value);
+const decimals = numberFormat({ maximumFractionDigits: 2 });
+const number = (value) => decimals.format(value);
 
 export function settingsText(tbl) {
   const parts = [];
