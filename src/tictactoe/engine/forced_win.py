@@ -5,9 +5,11 @@ is a proof, and a budget spent is said as such rather than guessed.
 
 >>> import tictactoe
 >>> from tictactoe.engine.position import ultimate_state
->>> game = tictactoe.Game.from_record("ultimate", "e5 e4 d5 a5 b5 e6 e7 d1")
->>> wins_within(ultimate_state(game), 1)
-0
+>>> code = ("o....x.oo/o.ooxx.xo/.x.o..x.o/..xx..xox/..xxo.xoo/.oxoooo.o/.x.xoooxx/oxx.xx.ox/"
+...         ".x...x.o. x g3")
+>>> s = ultimate_state(tictactoe.Game.from_position("ultimate", code))
+>>> wins_within(s, 1), wins_within(s, 2)
+(0, 1)
 """
 
 from __future__ import annotations
