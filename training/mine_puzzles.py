@@ -3,11 +3,12 @@
 Each game opens with 2 to 8 seeded random plies, then both sides play the MCTS search with a fixed
 number of iterations and a seeded generator, so a seed gives the same games, positions and puzzles
 again (with the same engine, whose search plays the games). For every position of a game, the
-exact search of `tictactoe.engine.forced_win` finds the least N such that the side to move wins within N of its own moves against any defence.
-A position becomes a puzzle when, at every step of the winning line, exactly one move keeps the
-win within the moves left (the first move and every later one); the defender answers with a
-reply that holds out longest. Every other move of every step is stored with the reply that beats
-it, which is the proof that it fails (tests/server/learning/test_puzzle_proofs.py re-checks it).
+exact search of `tictactoe.engine.forced_win` finds the least N such that the side to move wins
+within N of its own moves against any defence. A position becomes a puzzle when, at every step of
+the winning line, exactly one move keeps the win within the moves left (the first move and every
+later one); the defender answers with a reply that holds out longest. Every other move of every
+step is stored with the reply that beats it, which is the proof that it fails
+(tests/server/learning/test_puzzle_proofs.py re-checks it).
 
     nice -n 19 uv run --frozen python training/mine_puzzles.py --seed 23 --count 1200 \\
         --max-win-in 4 --min-wrong-win-in-1 2 --out src/tictactoe/server/learning/puzzles.jsonl
