@@ -7,7 +7,8 @@ error bar.
     uv run --frozen python bench/ladder.py --games 20 --think-ms 100
     uv run --frozen python bench/ladder.py --pairs "mcts(c=0.5):mcts(c=1.0)" --think-ms 30
 
-A player is a level (`easy`, `medium`, `hard`, `max`), `baseline` (`max` before the value
+A player is a level (`tictactoe.engine.LEVELS`, `novice` to `max`), `random` (a legal move at
+random: a newcomer tapping anywhere), `baseline` (`max` before the value
 network, `player.baseline_move`), `uct` (random playouts, no solver, the same time as `max`),
 `max(key=value,...)` (`max` with its own kept tree and other settings: `v` share of the value
 network, `a` its minimax share (`mcts.run_iterations`), `c` exploration, `style` playout bits
@@ -34,7 +35,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import tictactoe
-from tictactoe.engine import best_move, player, warm_up
+from tictactoe.engine import LEVELS, best_move, player, warm_up
 from tictactoe.engine import ultimate_search as us
 from tictactoe.engine import value_net as vn
 from tictactoe.engine.kept_tree import KeptTree
@@ -48,8 +49,10 @@ Player = Callable[[tictactoe.Game, int], str]
 
 
 def make_player(spec: str, think_ms: int) -> Player:
-    if spec in ("easy", "medium", "hard", "max"):
+    if spec in LEVELS:
         return lambda game, seed: best_move(game, spec, think_ms=think_ms)
+    if spec == "random":
+        return lambda game, seed: random.Random(seed).choice(game.legal_moves())
     if spec == "baseline":
         return lambda game, seed: baseline_move(game, think_ms=think_ms)
     if spec.startswith("max(") and spec.endswith(")"):
