@@ -14,7 +14,9 @@ network, `player.baseline_move`), `uct` (random playouts, no solver, the same ti
 network, `a` its minimax share (`mcts.run_iterations`), `c` exploration, `style` playout bits
 (`fast_playout`), `policy`, `prior`, `expand`, `d` a draw's score, `p` the network's share in a
 new child's starting score, `t` a factor on its think time, `net` a weights file for its
-network instead of the shipped one), or
+network instead of the shipped one, `n` a fixed number of iterations a move instead of the
+clock, on a new tree each move: `max(n=50000)` is about what `max` searches in 100 ms of a free
+core, a yardstick that a busy machine does not weaken), or
 `mcts(key=value,...)` with
 keys `c` (exploration), `policy` (0 random, 1 informed, 2 careful, 3 no free choices, 4 always
 takes small boards), `solver` (0 off, 1 the baseline's, 2 exact), `prior` (virtual visits of
@@ -61,6 +63,7 @@ def make_player(spec: str, think_ms: int) -> Player:
         mix = float(options.pop("v", player.MAX_VALUE_MIX))
         scale = float(options.pop("t", 1.0))
         net = vn.Weights(Path(options.pop("net"))) if "net" in options else None
+        fixed = int(options.pop("n", 0))
         names = {"c": "exploration", "a": "alpha", "policy": "policy", "style": "style"}
         names.update(prior="prior", expand="expand", d="draw_score", p="net_prior")
         settings = {names[k]: (float(v) if k in "cadp" else int(v)) for k, v in options.items()}
@@ -72,9 +75,13 @@ def make_player(spec: str, think_ms: int) -> Player:
             shipped = vn.weights()
             vn.use_weights(net or shipped)
             try:
-                result = player._max_search(
-                    game, state, think_ms, None, seed, deadline, mix, kept, **settings
-                )
+                if fixed:  # a fixed number of iterations, a new tree each move
+                    options = {**player.MAX_SETTINGS, **settings}
+                    result = us.search(state, iterations=fixed, seed=seed, value_mix=mix, **options)
+                else:
+                    result = player._max_search(
+                        game, state, think_ms, None, seed, deadline, mix, kept, **settings
+                    )
             finally:
                 vn.use_weights(shipped)
             return ultimate_cell_name(result.cell)

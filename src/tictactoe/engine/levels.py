@@ -9,7 +9,8 @@ them, so that each level is a step (≈ 150–250 Elo) above the one before.
 
 Kinds of Ultimate player:
 - `glance`: one look at the board (`player._beginner_ultimate_move`), taken with probability
-  `sense`, else a random legal move: a first-timer at `sense` ≈ 0.3, `easy` at 1.
+  `sense`, else a random legal move: `novice` (a first-timer, who loses about a game in three
+  to someone tapping at random) at 0.2, `easy` at 1.
 - `playouts`: `iterations` of MCTS with random playouts, no solver, and now and then
   (`careless`) a random move among those it tried more than once.
 - `search`: `iterations` of the MCTS with the exact solver and informed playouts (`hard`).
@@ -39,9 +40,8 @@ class Level:
 
 LEVELS: tuple[Level, ...] = (
     Level("novice", 80, "glance", sense=0.2),
-    Level("beginner", 260, "glance", sense=0.7),
     Level("easy", 420, "glance", sense=1.0),
-    Level("casual", 580, "playouts", iterations=60, careless=0.2, depth=1, slips=0.3),
+    Level("casual", 580, "playouts", iterations=120, careless=0.15, depth=1, slips=0.3),
     Level("medium", 770, "playouts", iterations=300, careless=0.1, depth=2, slips=0.15),
     Level("tricky", 950, "search", iterations=100, depth=2, slips=0.05),
     Level("tough", 1130, "search", iterations=800, depth=3),

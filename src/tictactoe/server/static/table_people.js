@@ -5,7 +5,7 @@ import { isOver, isPlayerSeat } from "./table_text.js";
 
 // The computer's levels (tictactoe.engine.levels) by the English text of their labels.
 const LEVELS = {
-  novice: "Novice", beginner: "Beginner", easy: "Easy", casual: "Casual", medium: "Medium",
+  novice: "Novice", easy: "Easy", casual: "Casual", medium: "Medium",
   tricky: "Tricky", tough: "Tough", hard: "Hard", strong: "Strong", expert: "Expert", max: "Strongest",
 };
 

@@ -15,7 +15,6 @@ router = APIRouter(prefix="/api", tags=["computer"])
 # The names of `tictactoe.engine.LEVELS`, written out for the schema (a test keeps them equal).
 LevelName = Literal[
     "novice",
-    "beginner",
     "easy",
     "casual",
     "medium",
