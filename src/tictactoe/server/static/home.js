@@ -81,13 +81,16 @@ form.addEventListener("submit", async (event) => {
 const openList = document.querySelector("[data-open-tables]");
 const openEmpty = document.querySelector("[data-open-empty]");
 
+// Numbers as the page's language writes them: 0,5 min in most of them.
+const number = new Intl.NumberFormat(document.documentElement.lang, { maximumFractionDigits: 1 });
+
 function openLabel(open) {
   const parts = [];
   if (open.variant === "ultimate") parts.push(t("Ultimate Tic-Tac-Toe"));
-  else parts.push(`${t("Tic-Tac-Toe")} ${open.size}×${open.size}, ${t("{n} in a row").replace("{n}", open.line)}`);
+  else parts.push(`${t("Tic-Tac-Toe")} ${open.size}×${open.size}, ${t("{n} in a row", { n: number.format(open.line) })}`);
   parts.push(open.clock_minutes
-    ? t("{minutes} min, +{seconds} s per move").replace("{minutes}", String(Math.round(open.clock_minutes * 10) / 10))
-      .replace("{seconds}", String(Math.round(open.clock_increment)))
+    ? t("{minutes} min, +{seconds} s per move",
+      { minutes: number.format(open.clock_minutes), seconds: number.format(Math.round(open.clock_increment)) })
     : t("No clock"));
   if (open.teams) parts.push(t("Two teams"));
   if (open.takebacks) parts.push(t("Takebacks allowed"));

@@ -10,6 +10,8 @@ const LEVELS = {
 };
 
 export function renderPlayers(page, tbl, seat, myMember) {
+  // Two people at one device: both sides are "you", so each is named by its mark.
+  if (tbl.opponent === "here") seat = "spectator";
   for (const mark of ["x", "o"]) {
     const row = page.querySelector(`[data-player="${mark}"]`);
     const info = tbl.seats?.[mark] ?? {};
@@ -50,9 +52,13 @@ function renderMembers(list, members, mine) {
   }));
 }
 
+// Tenths under ten seconds, with the page language's decimal sign (0:09,5 in most of them).
+const tenths = new Intl.NumberFormat(document.documentElement.lang,
+  { minimumIntegerDigits: 2, minimumFractionDigits: 1, maximumFractionDigits: 1 });
+
 function formatTime(seconds) {
   const s = Math.max(0, seconds);
-  if (s < 10) return `0:0${s.toFixed(1)}`;
+  if (s < 10) return `0:${tenths.format(Math.floor(s * 10) / 10)}`;
   const whole = Math.ceil(s);
   return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
 }
