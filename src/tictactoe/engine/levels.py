@@ -1,11 +1,13 @@
 """The computer's levels, weakest first, with their strength on an Elo scale.
 
-Each level is what it does in Ultimate (`play`: a kind of player and its amounts) and in standard
-Tic-Tac-Toe (`standard`), and its Elo: measured on Ultimate with bench/ladder.py, each level
-against its neighbours, 100 ms a move for `max`, anchored at a player who taps a random legal
-move (0). bench/RESULTS.md has the games behind every figure. The four names of the first
-release (`easy`, `medium`, `hard`, `max`) keep their strength; the others sit between and below
-them, so that each level is a step (≈ 150–250 Elo) above the one before.
+Each level is what it does in Ultimate (`kind` and its amounts) and in standard Tic-Tac-Toe
+(`depth`, `slips`, `sense`), and its Elo: measured on Ultimate with bench/ladder.py, each level
+against the one below it and the lowest against a player who taps a random legal move (Elo 0),
+the differences added up (bench/RESULTS.md has the games behind every figure). `max` is rated
+at 100 ms a move on a free core (the ladder's `max(n=50000)`: a busy machine gives it less,
+the site's 300 ms more). The four names of the first release (`easy`, `medium`, `hard`, `max`)
+keep their strength; the others sit between and below them, so that each level is a step of
+≈ 150–250 Elo above the one before.
 
 Kinds of Ultimate player:
 - `glance`: one look at the board (`player._beginner_ultimate_move`), taken with probability
@@ -39,16 +41,16 @@ class Level:
 
 
 LEVELS: tuple[Level, ...] = (
-    Level("novice", 80, "glance", sense=0.2),
-    Level("easy", 420, "glance", sense=1.0),
-    Level("casual", 580, "playouts", iterations=120, careless=0.15, depth=1, slips=0.3),
-    Level("medium", 770, "playouts", iterations=300, careless=0.1, depth=2, slips=0.15),
-    Level("tricky", 950, "search", iterations=100, depth=2, slips=0.05),
-    Level("tough", 1130, "search", iterations=800, depth=3),
-    Level("hard", 1360, "search", iterations=3000, depth=4),
-    Level("strong", 1440, "net", iterations=2000, depth=5),
-    Level("expert", 1610, "net", iterations=8000, depth=6),
-    Level("max", 1800, "max"),
+    Level("novice", 70, "glance", sense=0.2),
+    Level("easy", 290, "glance", sense=1.0),
+    Level("casual", 490, "playouts", iterations=120, careless=0.15, depth=1, slips=0.3),
+    Level("medium", 650, "playouts", iterations=300, careless=0.1, depth=2, slips=0.15),
+    Level("tricky", 840, "search", iterations=100, depth=2, slips=0.05),
+    Level("tough", 1100, "search", iterations=800, depth=3),
+    Level("hard", 1300, "search", iterations=3000, depth=4),
+    Level("strong", 1460, "net", iterations=2000, depth=5),
+    Level("expert", 1640, "net", iterations=8000, depth=6),
+    Level("max", 1810, "max"),
 )
 
 BY_NAME = {level.name: level for level in LEVELS}
