@@ -15,7 +15,7 @@ PHONE = {"viewport": {"width": 360, "height": 780}, "is_mobile": True, "has_touc
 def test_a_friend_joins_a_private_table_through_its_page(new_context: NewContext) -> None:
     host = new_context(**PHONE).new_page()
     host.goto("/?private=on&variant=ultimate")
-    host.locator("[data-create-table] button[type=submit]").first.click()
+    host.locator("[data-start=friend]").click()
     host.wait_for_url("**/t/*")
     link = host.locator("[data-share-link]").first
     expect(link).to_have_value(host.url.split("?")[0], timeout=10_000)
@@ -34,12 +34,12 @@ def test_a_friend_joins_a_private_table_through_its_page(new_context: NewContext
 def test_the_forms_work_without_scripts(new_context: NewContext) -> None:
     visitor = new_context(java_script_enabled=False).new_page()
     visitor.goto("/?variant=ultimate")
-    visitor.locator("[data-create-table] button[type=submit]").first.click()
+    visitor.locator("[data-start=friend]").click()
     visitor.wait_for_url("**/t/*")
     assert visitor.locator("[data-board]").get_attribute("data-variant") == "ultimate"
     stranger = new_context(java_script_enabled=False, expects_error_pages=True).new_page()
     stranger.goto("/")
-    stranger.locator("[data-quick]").click()
+    stranger.locator("[data-start=someone]").click()
     stranger.wait_for_url("**/t/*")
     assert stranger.locator("[data-board]").count() == 1
     stranger.goto("/")

@@ -1,6 +1,6 @@
 // The players card: who sits where (and who is online), the score, team members and the clocks,
 // counted down here between the server's frames.
-import { t } from "./strings.js";
+import { numberFormat, t } from "./strings.js";
 import { isOver, isPlayerSeat } from "./table_text.js";
 
 // The computer's levels (tictactoe.engine.levels) by the English text of their labels.
@@ -53,8 +53,7 @@ function renderMembers(list, members, mine) {
 }
 
 // Tenths under ten seconds, with the page language's decimal sign (0:09,5 in most of them).
-const tenths = new Intl.NumberFormat(document.documentElement.lang,
-  { minimumIntegerDigits: 2, minimumFractionDigits: 1, maximumFractionDigits: 1 });
+const tenths = numberFormat({ minimumIntegerDigits: 2, minimumFractionDigits: 1, maximumFractionDigits: 1 });
 
 function formatTime(seconds) {
   const s = Math.max(0, seconds);
