@@ -94,10 +94,10 @@ function react(events, next) {
     } else if (event.type === "game-started") {
       // A rematch starts the new game where the players can see it.
       boardEl.scrollIntoView({ block: "nearest" });
-      spoken = `${t("Game {n}", { n: next.game })}. ${statusText(next, seat)}`;
+      spoken = t("Game {n}. {status}", { n: next.game, status: statusText(next, seat) });
       turnSound = true;
     } else if (event.type === "taken-back") {
-      spoken = `${t("Move taken back.")} ${statusText(next, seat)}`;
+      spoken = t("Move taken back. {status}", { status: statusText(next, seat) });
       turnSound = true;
     } else if (event.type === "takeback-declined" && player && event.mark === other(seat)) {
       spoken = t("Your opponent declined the takeback.");

@@ -70,11 +70,12 @@ export function settingsText(tbl) {
   return parts.join(" · ");
 }
 
-// What the live region says after a move (the `moved` event), with the status that follows it.
+// What the live region says after a move (the `moved` event): one sentence with the status that
+// follows, so each language orders and punctuates what happened and what comes next.
 export function moveText(next, event, seat) {
-  let text = t("{mark} played {cell}", { mark: upper(event.mark), cell: event.move });
-  if (next.variant === "ultimate") text += ` (${boardName(smallBoardOf(event.move))})`;
-  return `${text}. ${statusText(next, seat)}`;
+  const played = { mark: upper(event.mark), cell: event.move, status: statusText(next, seat) };
+  if (next.variant !== "ultimate") return t("{mark} played {cell}. {status}", played);
+  return t("{mark} played {cell} ({board}). {status}", { ...played, board: boardName(smallBoardOf(event.move)) });
 }
 
 // What a refusal means, by its reason (every refusal has one: see /docs).

@@ -254,7 +254,9 @@ def error_frame(
 
 
 def ack_frame(id: MessageId, version: int) -> str:
-    """>>> ack_frame("a1", 4)
+    """The answer to a command that carried `id`, once done.
+
+    >>> ack_frame("a1", 4)
     '{"type":"ack","id":"a1","version":4}'
     """
     frame: AckFrame = {"type": "ack", "id": id, "version": version}
@@ -262,7 +264,9 @@ def ack_frame(id: MessageId, version: int) -> str:
 
 
 def pong_frame(id: MessageId | None = None) -> str:
-    """>>> pong_frame(), pong_frame(2)
+    """The answer to `ping`.
+
+    >>> pong_frame(), pong_frame(2)
     ('{"type":"pong"}', '{"type":"pong","id":2}')
     """
     frame: PongFrame = {"type": "pong"} if id is None else {"type": "pong", "id": id}
