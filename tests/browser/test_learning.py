@@ -105,3 +105,42 @@ def test_the_puzzle_and_lesson_pages_have_no_serious_accessibility_faults(
         page.goto(path)
         expect(page.locator("[data-board] [data-move]").first).to_be_attached()
         assert serious_violations(page) == [], path
+
+
+# A 3×3 game O loses with its first move (an edge against the centre): X wins on the seventh.
+BLUNDER_GAME = "b2 b1 a1 c3 a3 c1 a2"
+
+
+def test_a_mistake_of_a_finished_game_is_played_again_as_an_exercise(
+    new_context: NewContext,
+) -> None:
+    host = new_context(**PHONE)
+    table = host.request.post("/api/tables", data={"variant": "standard", "first": "me"}).json()
+    guest = new_context().request.post(f"/api/tables/{table['id']}/seats").json()
+    tokens = {"x": table["token"], "o": guest["token"]}
+    for ply, move in enumerate(BLUNDER_GAME.split()):
+        played = host.request.post(
+            f"/api/tables/{table['id']}/moves",
+            data={"move": move},
+            headers={"Authorization": f"Bearer {tokens['xo'[ply % 2]]}"},
+        )
+        assert played.ok, played.text()
+    page = host.new_page()
+    page.goto(f"/t/{table['id']}/games/1")
+    # O's b1 is the one move that lost: it is the only exercise.
+    mistakes = page.locator("[data-mistake]")
+    expect(mistakes).to_have_count(1, timeout=60_000)
+    expect(mistakes.first).to_have_text("Move 2: O played b1")
+    mistakes.first.tap()
+    exercise = page.locator("[data-mistake-exercise]")
+    expect(exercise).to_have_attribute("data-mistake-ply", "2")
+    board = page.locator("[data-mistake-board]")
+    board.locator("[data-move='b1']").tap()
+    expect(exercise).to_have_attribute("data-mistake-result", "wrong")
+    page.locator("[data-mistake-retry]").tap()
+    board.locator("[data-move='c2']").tap()  # another edge: as lost as b1
+    expect(exercise).to_have_attribute("data-mistake-result", "wrong", timeout=20_000)
+    expect(page.locator("[data-mistake-feedback]")).to_contain_text("prefers another move")
+    page.locator("[data-mistake-retry]").tap()
+    board.locator("[data-move='c1']").tap()  # a corner holds the draw
+    expect(exercise).to_have_attribute("data-mistake-result", "right", timeout=20_000)
