@@ -144,3 +144,43 @@ def test_a_mistake_of_a_finished_game_is_played_again_as_an_exercise(
     page.locator("[data-mistake-retry]").tap()
     board.locator("[data-move='c1']").tap()  # a corner holds the draw
     expect(exercise).to_have_attribute("data-mistake-result", "right", timeout=20_000)
+
+
+def test_a_hint_against_the_computer_shows_its_move_and_is_marked_in_the_review(
+    new_context: NewContext,
+) -> None:
+    page = new_context(bypass_csp=True, **PHONE).new_page()  # for wait_for_function
+    created = page.request.post(
+        "/api/tables",
+        data={"variant": "standard", "opponent": "computer", "level": "easy", "first": "me"},
+    ).json()
+    page.goto(created["url"])
+    card = page.locator("[data-hints]")
+    expect(card).to_be_visible()
+    ask = page.locator("[data-hint-ask]")
+    expect(ask).to_be_hidden()  # off until the player turns hints on
+    page.locator("[data-hints-on]").check()
+    expect(ask).to_be_enabled()
+    ask.tap()
+    text = page.locator("[data-hint-text]")
+    expect(text).to_contain_text("The computer's move:", timeout=30_000)
+    hinted = page.locator("[data-board] .cell.suggested")
+    expect(hinted).to_have_count(1)
+    move = hinted.get_attribute("data-move")
+    # The hinted move, then any free cell on each turn, until the game ends.
+    cell = hinted
+    for played in range(1, 6):
+        cell.tap()
+        page.wait_for_function(
+            """n => document.querySelector("[data-board]").dataset.result !== ""
+                || document.querySelectorAll("[data-board] .cell:enabled").length > 0
+                && document.querySelectorAll("[data-board] [data-mark=o]").length >= n""",
+            arg=played,
+            timeout=20_000,
+        )
+        if page.locator("[data-board]").get_attribute("data-result"):
+            break
+        cell = page.locator("[data-board] .cell:enabled").first
+    page.goto(f"/t/{created['id']}/games/1")
+    expect(page.locator("[data-hints-used]")).to_have_text(f"Played after a hint: 1. {move}.")
+    expect(page.locator("[data-move-list] [data-ply='1']")).to_have_attribute("data-hinted", "true")

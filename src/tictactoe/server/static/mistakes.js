@@ -132,4 +132,24 @@ async function start() {
   }));
 }
 
+// The moves this browser played after a hint (kept by hints.js at the table), marked here.
+function markHints() {
+  let used = [];
+  try {
+    used = JSON.parse(localStorage.getItem("ttt-hints-used") ?? "{}")[`${game.table_id}/${game.game}`] ?? [];
+  } catch { /* nothing kept */ }
+  const plies = used.filter((ply) => ply >= 1 && ply <= game.moves.length).sort((a, b) => a - b);
+  if (!plies.length) return;
+  const note = document.querySelector("[data-hints-used]");
+  note.hidden = false;
+  note.textContent = t("Played after a hint: {moves}.", { moves: plies.map((ply) => `${ply}. ${game.moves[ply - 1]}`).join(", ") });
+  for (const ply of plies) {
+    const button = document.querySelector(`[data-move-list] button[data-ply="${ply}"]`);
+    if (!button) continue;
+    button.dataset.hinted = "true";
+    button.append(` · ${t("hint")}`);
+  }
+}
+
+markHints();
 start();
