@@ -164,7 +164,7 @@ async def server_seats(base: str, tables: int, variant: str) -> list[tuple[str, 
         await guest.get("/openapi.json")
 
         async def one() -> list[tuple[str, str, str]]:
-            for attempt in range(5):
+            for attempt in range(10):
                 try:
                     answer = await host.post("/api/tables", json={"variant": variant})
                     answer.raise_for_status()
@@ -186,20 +186,20 @@ async def server_seats(base: str, tables: int, variant: str) -> list[tuple[str, 
                     (created["id"], created["seat"], created["token"]),
                     (created["id"], joined["seat"], joined["token"]),
                 ]
-            raise SystemExit("could not create a table five times over")
+            raise SystemExit("could not create a table ten times over")
 
         batches = await gather_limited([one() for _ in range(tables)], 10)
     return [seat for batch in batches for seat in batch]
 
 
 async def open_socket(url: str) -> ClientConnection:
-    for attempt in range(5):
+    for attempt in range(10):
         try:
             return await connect(url, max_size=2**20, ping_interval=None, open_timeout=120)
         except (OSError, EOFError, InvalidHandshake) as error:
             print(f"retrying a socket ({error!r})", file=sys.stderr, flush=True)
             await asyncio.sleep(0.5 * (attempt + 1))
-    raise SystemExit(f"could not open {url} five times over")
+    raise SystemExit(f"could not open {url} ten times over")
 
 
 @dataclass
