@@ -92,8 +92,11 @@ def run_relay(port: int, monitor: str) -> None:
 
 
 def cpu_seconds(pid: int) -> float:
-    """The process's processor time so far (user + system), from /proc."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    """The process's processor time so far (user + system), from /proc (0 once it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except FileNotFoundError:
+        return 0.0
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
@@ -160,6 +163,8 @@ def stop(process: subprocess.Popen[bytes]) -> None:
 def server_environment(tables: int) -> dict[str, str]:
     """`tictactoe serve` with room for the bench's sockets and tables (all from this host)."""
     return {
+        # Opening 20 000 sockets on a crowded machine, a handshake may wait longer than 10 s.
+        "TICTACTOE_HEADER_TIMEOUT_SECONDS": "120",
         "TICTACTOE_MAX_CONNECTIONS": str(max(4096, 2 * tables + 1000)),
         "TICTACTOE_MAX_OPEN_TABLES": str(max(10_000, tables + 1000)),
     }
@@ -244,6 +249,7 @@ class Target:
     spans: list[tuple[float, float]] = field(default_factory=list)
     generator_lag: float = 0.0
     generator_cpu: float = 0.0
+    ports: list[int] = field(default_factory=list)
 
 
 async def start_target(
@@ -315,7 +321,8 @@ def percentile(values: list[float], fraction: float) -> float:
 def report(target: Target) -> dict[str, float]:
     latencies = target.latencies or [float("nan")]
     moves = max(1, target.moves)
-    inside: dict[str, float] = {"stall_ms": 0.0, "gc_young_ms": 0.0, "gc_full_ms": 0.0}
+    inside: dict[str, float] = {"stall_ms": 0.0, "cpu_stall_ms": 0.0}
+    inside |= {"gc_young_ms": 0.0, "gc_full_ms": 0.0}
     inside |= {"gc_full_n": 0, "gc_n": 0}
     for monitor in target.monitors:
         for key, value in loop_monitor.windows(monitor, target.spans).items():
@@ -335,7 +342,8 @@ def report(target: Target) -> dict[str, float]:
         f"p99 {result['p99_ms']:6.1f} ms  cpu {result['cpu_us_per_move']:4.0f} us/move  "
         f"memory {result['kib_per_table']:5.1f} KiB/table  "
         f"({target.moves} moves in {target.measured_seconds:.0f} s, {target.tables} tables)\n"
-        f"        loop: longest stall {result['stall_ms']:5.1f} ms; gc: {result['gc_n']:.0f} "
+        f"        loop: longest stall {result['stall_ms']:5.1f} ms "
+        f"(its own work {result['cpu_stall_ms']:5.1f} ms of cpu); gc: {result['gc_n']:.0f} "
         f"collections, longest young {result['gc_young_ms']:4.1f} ms, "
         f"{result['gc_full_n']:.0f} full (longest {result['gc_full_ms']:5.1f} ms); "
         f"generators: cpu {result['generator_cpu_us_per_move']:4.0f} us/move, "
@@ -355,35 +363,49 @@ def show_logs(folder: str) -> None:
 # -- the run --------------------------------------------------------------------------------------
 
 
+async def start_server(
+    generators: Generators,
+    name: str,
+    folder: str,
+    args: argparse.Namespace,
+    source: str | None = None,
+) -> Target:
+    """A `tictactoe serve` on SQLite with its tables and players (from the source tree `source`,
+    e.g. an export of an older commit, instead of the installed one)."""
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    monitor = f"{folder}/{name}.jsonl"
+    environment = server_environment(args.tables)
+    if source is not None:
+        environment["PYTHONPATH"] = str(Path(source).resolve())
+    server = spawn(
+        watched_server(port, f"sqlite:///{folder}/{name}.db", monitor),
+        environment,
+        log=f"{folder}/{name}.log",
+    )
+    _started.append(server)
+    wait_until_up(port, server)
+    await warm_up(base)
+    target = Target(name, [server.pid], [monitor], args.tables)
+    sockets = [f"ws://127.0.0.1:{port}"]
+    return await start_target(generators, target, "server", base, sockets, args.rate, args.variant)
+
+
+_started: list[subprocess.Popen[bytes]] = []
+
+
 async def main(args: argparse.Namespace) -> None:
     raise_file_limit()
-    processes: list[subprocess.Popen[bytes]] = []
+    processes = _started
     generators = Generators(args.generators)
     with tempfile.TemporaryDirectory() as folder:
         try:
             await generators.start()
-            port = free_port()
-            base = f"http://127.0.0.1:{port}"
-            monitor = f"{folder}/server.jsonl"
-            database = f"sqlite:///{folder}/bench.db"
-            server = spawn(
-                watched_server(port, database, monitor),
-                server_environment(args.tables),
-                log=f"{folder}/server.log",
-            )
-            processes.append(server)
-            wait_until_up(port, server)
-            await warm_up(base)
-            server_target = Target("server", [server.pid], [monitor], args.tables)
-            await start_target(
-                generators,
-                server_target,
-                "server",
-                base,
-                [f"ws://127.0.0.1:{port}"],
-                args.rate,
-                args.variant,
-            )
+            targets = [await start_server(generators, "server", folder, args)]
+            if args.baseline_src:
+                targets.append(
+                    await start_server(generators, "before", folder, args, args.baseline_src)
+                )
 
             port = free_port()
             monitor = f"{folder}/relay.jsonl"
@@ -395,16 +417,16 @@ async def main(args: argparse.Namespace) -> None:
             wait_until_up(port, relay)
             await asyncio.sleep(0.5)
             relay_target = Target("relay", [relay.pid], [monitor], args.tables)
+            targets.append(relay_target)
             await start_target(
                 generators, relay_target, "relay", "", [f"ws://127.0.0.1:{port}"], args.rate
             )
 
-            # Rounds alternate between the two, so that the other work on a shared machine falls
-            # on both alike.
-            targets = [server_target, relay_target]
+            # Rounds rotate through the targets, so that the other work on a shared machine falls
+            # on each alike.
             for round_number in range(1, args.rounds + 1):
-                order = targets if round_number % 2 else targets[::-1]
-                for target in order:
+                shift = round_number % len(targets)
+                for target in targets[shift:] + targets[:shift]:
                     await play_round(
                         generators, target, round_number, args.warmup, args.seconds / args.rounds
                     )
@@ -420,14 +442,15 @@ async def main(args: argparse.Namespace) -> None:
                 if generator.returncode is None:
                     generator.kill()
 
-    server_figures, relay_figures = results["server"], results["relay"]
-    print(
-        f" ratio: server / relay  p50 {server_figures['p50_ms'] / relay_figures['p50_ms']:.2f}  "
-        f"p99 {server_figures['p99_ms'] / relay_figures['p99_ms']:.2f}  "
-        f"cpu per move "
-        f"{server_figures['cpu_us_per_move'] / relay_figures['cpu_us_per_move']:.2f}",
-        flush=True,
-    )
+    relay_figures = results["relay"]
+    for name in results.keys() - {"relay"}:
+        figures = results[name]
+        print(
+            f" ratio: {name} / relay  p50 {figures['p50_ms'] / relay_figures['p50_ms']:.2f}  "
+            f"p99 {figures['p99_ms'] / relay_figures['p99_ms']:.2f}  cpu per move "
+            f"{figures['cpu_us_per_move'] / relay_figures['cpu_us_per_move']:.2f}",
+            flush=True,
+        )
 
 
 def parse_arguments() -> argparse.Namespace:
@@ -441,6 +464,12 @@ def parse_arguments() -> argparse.Namespace:
     )
     parser.add_argument("--generators", type=int, default=4, help="load generator processes")
     parser.add_argument("--variant", default="ultimate", choices=["ultimate", "standard"])
+    parser.add_argument(
+        "--baseline-src",
+        metavar="DIR",
+        help="also load a server run from this source tree (e.g. `git archive` of an older "
+        "commit's src/), in the same rounds: 'before'",
+    )
     parser.add_argument("--relay-port", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--monitor", help=argparse.SUPPRESS)
     return parser.parse_args()
