@@ -60,6 +60,9 @@ class Settings:
     socket_message_rate: tuple[float, int] = (20.0, 60)
     # The computer's analysis (the analysis board's evaluation, a game's analysis) per address.
     analysis_rate: tuple[float, int] = (1.0, 20)
+    # Looking a table up by its short code (`/j/…`), per address: codes are short, so guessing
+    # them must be slow.
+    code_rate: tuple[float, int] = (0.2, 20)
     # Addresses without per-address limits: this host (tests, benchmarks). A proxy on this host
     # must be listed in trusted_proxies, so that clients are told apart by their real address.
     rate_limit_exempt: tuple[str, ...] = ("127.0.0.1", "::1")
