@@ -382,3 +382,39 @@ def test_play_someone_now_never_pairs_you_with_yourself(client: TestClient) -> N
 )
 def test_play_someone_now_refuses_what_cannot_pair(client: TestClient, body: Any) -> None:
     assert client.post("/api/quick", json=body).status_code == 422
+
+
+def test_the_list_shows_one_table_per_address_and_ghosts_never_push_a_real_one_out(
+    tmp_path: Any,
+) -> None:
+    settings = Settings(
+        database_url=f"sqlite:///{tmp_path}/lobby.db", rate_limit_exempt=(), create_rate=(50, 500)
+    )
+    with TestClient(create_app(settings)) as client:
+        waiting = client.post("/api/tables", json={"variant": "ultimate", "public": True}).json()
+        url = f"/api/tables/{waiting['id']}/ws?token={waiting['token']}"
+        with client.websocket_connect(url):
+            # The same address, other browsers: tables with a socket each, and many without.
+            sockets = []
+            for _ in range(3):
+                with browser(client):
+                    made = client.post("/api/tables", json={"variant": "standard", "public": True})
+                    made_table = made.json()
+                    sockets.append(
+                        client.websocket_connect(
+                            f"/api/tables/{made_table['id']}/ws?token={made_table['token']}"
+                        )
+                    )
+                    sockets[-1].__enter__()
+            for _ in range(210):
+                with browser(client):
+                    client.post("/api/tables", json={"variant": "standard", "public": True})
+            try:
+                listed = [t["id"] for t in _open(client)]
+                # One address (every browser here is the test client's): one listed table, the
+                # newest with its creator here; the ghosts never push it out.
+                assert listed == [made_table["id"]]
+            finally:
+                for socket in sockets:
+                    socket.__exit__(None, None, None)
+            assert [t["id"] for t in _open(client)] == [waiting["id"]]

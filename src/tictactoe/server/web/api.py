@@ -14,6 +14,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
 
 from tictactoe.server.ops.json_output import compact_json
+from tictactoe.server.ops.limits import client_address
 from tictactoe.server.table.actor import Table
 from tictactoe.server.table.commands import (
     REACTIONS,
@@ -279,7 +280,8 @@ async def act_on_table(
 async def create_table(body: CreateTable, request: Request) -> CreatedTable:
     """Creates a table and seats the caller (also bound to their browser cookie)."""
     tables = tables_of(request)
-    return created_table(await tables.create(options_of(body), client_hash(request)), request)
+    new = await tables.create(options_of(body), client_hash(request), client_address(request.scope))
+    return created_table(new, request)
 
 
 def options_of(body: CreateTable, public: bool | None = None) -> TableOptions:

@@ -14,6 +14,7 @@ from urllib.parse import parse_qs
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 
+from tictactoe.server.ops.limits import client_address
 from tictactoe.server.table import lobby
 from tictactoe.server.table.commands import Refused, TakeSeat
 from tictactoe.server.table.seats import members
@@ -158,7 +159,10 @@ async def create_table_without_javascript(request: Request) -> Response:
     """The home form's fallback when scripts don't run: create the table, then open it."""
     form = await _form_of(request)
     try:
-        table = (await tables_of(request).create(form.options(), client_hash(request))).table
+        address = client_address(request.scope)
+        table = (
+            await tables_of(request).create(form.options(), client_hash(request), address)
+        ).table
     except Refused:
         return await _home(request, form, form_error=True)
     return RedirectResponse(f"/t/{table.id}", status_code=303)
