@@ -91,7 +91,7 @@ class Table:
         self._envelope: str | None = None
         self._envelope_at = now
         self._company_changed = False  # who is here, since the last frame (see _publish_move)
-        self._reactions = TokenBuckets(rate=0.5, burst=3, clock=clock)
+        self._reactions: TokenBuckets | None = None  # made at the first reaction
         # The computer's move and draw answers, the flag, the claim frame (see side_jobs).
         self.side_jobs = SideJobs(self, computer=computer, draw_judge=draw_judge, sleep=sleep)
         # Other processes write this table too (scale-out): re-read it before deciding.
@@ -353,6 +353,8 @@ class Table:
         envelope = self.envelope()
         self._company_changed = False
         await self._pubsub.publish(channel_of(self.id), envelope)
+        if self._envelope is envelope:
+            self._envelope = None  # sent: an idle table keeps no copy of its ~3 KB frame
 
     async def _publish_move(self, move: str, before: TableRecord) -> None:
         """Publishes a move as a small `moved` frame, the same bytes for every socket."""
@@ -388,6 +390,7 @@ class Table:
 
     async def react(self, reaction: str, by: str | None) -> None:
         """Shows a player's quick reaction to everyone at the table (not stored)."""
+        self._reactions = self._reactions or TokenBuckets(rate=0.5, burst=3, clock=self._clock)
         await self._say(reaction_message(self.record, reaction, by, self._reactions))
 
     async def _say(self, message: dict[str, Any]) -> None:
