@@ -225,11 +225,9 @@ async def take_seat_without_javascript(request: Request, table_id: str) -> Respo
     table = await tables_of(request).get(table_id)
     if table is None:
         return render(request, "not_found.html", status_code=404)
-    client = client_hash(request)
-    if table.mark_of(table.person_of_client(client)) is None:
-        # Taken meanwhile: the page it redirects to says what there is to say.
-        with contextlib.suppress(Refused):
-            await table.apply(TakeSeat(hash_secret(new_secret()), client), None)
+    # Taken meanwhile, or this browser sits here already: the page it redirects to says so.
+    with contextlib.suppress(Refused):
+        await table.apply(TakeSeat(hash_secret(new_secret()), client_hash(request)), None)
     return RedirectResponse(f"/t/{table_id}", status_code=303)
 
 
