@@ -16,6 +16,7 @@ from tictactoe.server.table.seats import members
 from tictactoe.server.table.tables import TableOptions, Tables
 from tictactoe.server.table.tokens import hash_secret
 from tictactoe.server.table.view import decode_envelope
+from tictactoe.server.web.connections import Hub
 
 
 class AwaitingStorage(MemoryStorage):
@@ -67,3 +68,43 @@ async def test_a_refresh_during_a_save_waits_for_the_command() -> None:
     moved = [json.loads(decode_envelope(frame)[0]) for frame in frames]
     moved = [frame for frame in moved if frame.get("type") == "moved"]
     assert [(frame["previous"], frame["version"]) for frame in moved] == [(before, before + 1)]
+
+
+class GatedPubSub(MemoryPubSub):
+    """In-process pub/sub whose subscriptions are confirmed only when the test says so."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.confirm = asyncio.Event()
+
+    async def subscribe(self, channel: str, callback: Any) -> Any:
+        unsubscribe = await super().subscribe(channel, callback)
+        await self.confirm.wait()
+        return unsubscribe
+
+
+async def test_sockets_leaving_while_the_subscription_is_set_up_leak_nothing() -> None:
+    pubsub = GatedPubSub()
+    hub = Hub(pubsub)
+    first, second = object(), object()
+    joining = asyncio.ensure_future(hub.join("T", first))  # type: ignore[arg-type]
+    await asyncio.sleep(0)
+    await hub.join("T", second)  # type: ignore[arg-type]
+    await hub.leave("T", second)  # type: ignore[arg-type]
+    pubsub.confirm.set()
+    await joining
+    assert hub.connection_count == 1
+    await hub.leave("T", first)  # type: ignore[arg-type]
+    assert hub.connection_count == 0 and pubsub.subscriber_count(channel_of("T")) == 0
+
+
+async def test_a_socket_that_leaves_before_its_subscription_lands_leaks_nothing() -> None:
+    pubsub = GatedPubSub()
+    hub = Hub(pubsub)
+    only = object()
+    joining = asyncio.ensure_future(hub.join("T", only))  # type: ignore[arg-type]
+    await asyncio.sleep(0)
+    await hub.leave("T", only)  # type: ignore[arg-type]
+    pubsub.confirm.set()
+    await joining
+    assert hub.connection_count == 0 and pubsub.subscriber_count(channel_of("T")) == 0
