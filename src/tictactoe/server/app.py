@@ -34,7 +34,15 @@ from tictactoe.server.storage.backends import open_storage
 from tictactoe.server.table.commands import Refused
 from tictactoe.server.table.computer import ComputerPlayer
 from tictactoe.server.table.tables import Tables
-from tictactoe.server.web import api, people_api, review_api, review_pages, share, websocket
+from tictactoe.server.web import (
+    api,
+    levels_api,
+    people_api,
+    review_api,
+    review_pages,
+    share,
+    websocket,
+)
 from tictactoe.server.web.connections import Hub
 from tictactoe.server.web.error_pages import error_page, wants_a_page
 from tictactoe.server.web.identity import ClientCookieMiddleware
@@ -110,6 +118,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_exception_handler(RequestValidationError, _invalid_request)
     app.add_exception_handler(StorageUnavailableError, _storage_unavailable)
     app.include_router(api.router)
+    app.include_router(levels_api.router)
     app.include_router(people_api.router)
     app.include_router(review_api.router, prefix="/api")
     app.include_router(share.router)

@@ -3,7 +3,11 @@
 import { numberFormat, t } from "./strings.js";
 import { isOver, isPlayerSeat } from "./table_text.js";
 
-const LEVELS = { easy: "Easy", medium: "Medium", hard: "Hard", max: "Strongest" };
+// The computer's levels (tictactoe.engine.levels) by the English text of their labels.
+const LEVELS = {
+  novice: "Novice", easy: "Easy", casual: "Casual", medium: "Medium",
+  tricky: "Tricky", tough: "Tough", hard: "Hard", strong: "Strong", expert: "Expert", max: "Strongest",
+};
 
 export function renderPlayers(page, tbl, seat, myMember) {
   // Two people at one device: both sides are "you", so each is named by its mark.

@@ -21,7 +21,6 @@ from tictactoe.server.table.game import build_game
 log = logging.getLogger(__name__)
 
 DEFAULT_LEVEL = "medium"
-LEVELS = ("easy", "medium", "hard", "max")
 
 # On the clock, the computer spends about a thirtieth of the time it has left and most of its
 # increment on a move (only `max` is bounded by time; the other levels search a fixed amount),

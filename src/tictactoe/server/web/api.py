@@ -31,6 +31,7 @@ from tictactoe.server.table.commands import (
 from tictactoe.server.table.tables import NewTable, TableOptions
 from tictactoe.server.table.tokens import hash_secret, new_secret
 from tictactoe.server.web.identity import client_hash, site_base_url, tables_of
+from tictactoe.server.web.levels_api import LevelName
 
 router = APIRouter(prefix="/api", tags=["tables"])
 bearer = HTTPBearer(auto_error=False, description="The seat token from creating or joining")
@@ -50,8 +51,8 @@ class CreateTable(BaseModel):
     opponent: Literal["friend", "computer", "here"] = Field(
         "friend", description="here: two people at this one device (both seats are yours)"
     )
-    level: Literal["easy", "medium", "hard", "max"] | None = Field(
-        None, description="the computer's level (default medium)"
+    level: LevelName | None = Field(
+        None, description="the computer's level (default medium; see `GET /api/levels`)"
     )
     position: str | None = Field(
         None,

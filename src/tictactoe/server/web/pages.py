@@ -14,6 +14,7 @@ from urllib.parse import parse_qs
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 
+from tictactoe.engine import LEVELS
 from tictactoe.server.ops.limits import client_address
 from tictactoe.server.table import lobby
 from tictactoe.server.table.commands import Refused, TakeSeat
@@ -36,7 +37,6 @@ VARIANTS = ("standard", "ultimate")
 SIZES = (3, 4, 5)
 FIRSTS = ("me", "friend", "random")
 OPPONENTS = ("friend", "computer", "here")
-LEVELS = ("easy", "medium", "hard", "max")
 DEFAULT_LINE = {3: 3, 4: 4, 5: 4}
 # The home form's clocks: "minutes+increment", as on most game sites.
 CLOCKS = ("none", "1+0", "3+2", "5+3", "10+5")
