@@ -21,8 +21,8 @@ from starlette.exceptions import HTTPException
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import Scope
 
+from tictactoe.server.learning import hint_api, puzzle_api
 from tictactoe.server.learning import pages as learning_pages
-from tictactoe.server.learning import puzzle_api
 from tictactoe.server.ops import health, metrics
 from tictactoe.server.ops.garbage import CycleSweeper
 from tictactoe.server.ops.json_input import JSONBodyMiddleware
@@ -125,6 +125,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(review_pages.router)
     app.include_router(message_docs.router)
     app.include_router(puzzle_api.router, prefix="/api")
+    app.include_router(hint_api.router, prefix="/api")
     app.include_router(learning_pages.router)
     app.include_router(health.router)
     _include_pages(app)
