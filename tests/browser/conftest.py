@@ -14,7 +14,14 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    ConsoleMessage,
+    Page,
+    Playwright,
+    sync_playwright,
+)
 
 CHROMIUM = "/usr/bin/chromium"
 CLAIM_AFTER_SECONDS = 2
@@ -135,14 +142,19 @@ def new_context(browser: Browser, base_url: str) -> Iterator[NewContext]:
     errors: list[str] = []
 
     def open_context(**options: object) -> BrowserContext:
+        # A test that opens an error page on purpose (a 404, a full private table) says so.
+        expects_error_pages = bool(options.pop("expects_error_pages", False))
         context = browser.new_context(base_url=base_url, **options)  # type: ignore[arg-type]
         context.set_default_timeout(10_000)
-        context.on(
-            "console",
-            lambda message: errors.append(f"console: {message.text} ({message.location})")
-            if message.type == "error"
-            else None,
-        )
+
+        def on_console(message: ConsoleMessage) -> None:
+            if message.type != "error":
+                return
+            if expects_error_pages and message.text.startswith("Failed to load resource"):
+                return
+            errors.append(f"console: {message.text} ({message.location})")
+
+        context.on("console", on_console)
         context.on(
             "page",
             lambda page: page.on("pageerror", lambda error: errors.append(f"page error: {error}")),

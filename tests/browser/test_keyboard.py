@@ -30,7 +30,7 @@ def test_a_whole_ultimate_game_played_with_the_keyboard_alone(new_context: NewCo
     alice = new_context().new_page()
     alice.goto("/?variant=ultimate")
     # Keyboard only from the start: focus the form's submit button and press Enter.
-    alice.locator("form[data-create-table] button[type=submit]").focus()
+    alice.locator("form[data-create-table] [data-start=friend]").focus()
     alice.keyboard.press("Enter")
     alice.wait_for_url("**/t/**")
     table_id = alice.url.rsplit("/", 1)[1]

@@ -18,7 +18,7 @@ def test_a_table_link_opens_in_the_friends_language_not_the_senders(
     alice.goto("/")
     expect(alice.locator("html")).to_have_attribute("lang", "fi")
     alice.goto("/?lang=cs")  # Alice picks Czech from the menu; it sticks through the cookie
-    alice.locator("form[data-create-table] button[type=submit]").click()
+    alice.locator("form[data-create-table] [data-start=friend]").click()
     alice.wait_for_url(re.compile(r"/t/"))
     expect(alice.locator("html")).to_have_attribute("lang", "cs")
     link = alice.locator("[data-share-link]").input_value()
@@ -59,5 +59,6 @@ def test_each_game_page_starts_that_game_against_a_friend_or_the_computer(
             page.locator(f"main a[href='/?variant={game}&opponent={opponent}']").first.click()
             form = page.locator("form[data-create-table]")
             expect(form.locator(f"input[name=variant][value={game}]")).to_be_checked()
-            expect(form.locator(f"input[name=opponent][value={opponent}]")).to_be_checked()
-            expect(form.locator("select[name=level]")).to_be_visible(visible=opponent == "computer")
+            # The way into the game the rules page offered is the one that stands out.
+            expect(form.locator(f"[data-start={opponent}]")).to_have_class(re.compile("primary"))
+            expect(form.locator("select[name=level]")).to_be_visible()

@@ -327,6 +327,7 @@ def test_the_home_form_says_when_three_in_a_row_is_a_forced_win(new_context: New
     page.goto("/")
     note = page.locator("[data-forced-win]")
     form = page.locator("form[data-create-table]")
+    page.locator("[data-more-options] summary").click()
     expect(note).to_be_hidden()
     form.locator("input[name=size][value='4']").check()
     expect(note).to_be_hidden()

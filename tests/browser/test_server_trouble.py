@@ -24,9 +24,9 @@ def create_table(context: BrowserContext) -> Page:
     page.goto("/")
     form = page.locator("form[data-create-table]")
     form.locator("input[name=variant][value=standard]").check()
-    form.locator("input[name=opponent][value=friend]").check()
+    form.locator("[data-more-options]").evaluate("details => details.open = true")
     form.locator("input[name=first][value=me]").check()
-    form.locator("button[type=submit]").click()
+    form.locator("[data-start=friend]").click()
     page.wait_for_url(re.compile(r"/t/[\w-]+$"))
     return page
 

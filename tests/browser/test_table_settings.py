@@ -17,11 +17,12 @@ def create_table(context: BrowserContext, *checks: str, clock: str | None = None
     page = context.new_page()
     page.goto("/")
     form = page.locator("form[data-create-table]")
+    form.locator("[data-more-options]").evaluate("details => details.open = true")
     for name in checks:
         form.get_by_role("checkbox").and_(form.locator(f"[name={name}]")).check()
     if clock is not None:
         form.locator("select[name=clock]").select_option(clock)
-    form.locator("button[type=submit]").click()
+    form.locator("[data-start=friend]").click()
     page.wait_for_url(re.compile(r"/t/[\w-]+$"))
     expect(page.locator("[data-board] button[data-move]")).to_have_count(9)
     return page
@@ -49,6 +50,7 @@ def play(page: Page, move: str, marks_after: int) -> None:
 def test_the_creator_closes_the_teams_from_the_home_form(new_context: NewContext) -> None:
     page = new_context().new_page()
     page.goto("/")
+    page.locator("[data-more-options] summary").click()
     closed = page.locator("form[data-create-table] [name=teams_closed]")
     expect(closed).to_be_hidden()  # it counts only for a team table
     page.locator("form[data-create-table] [name=teams]").check()

@@ -20,13 +20,14 @@ def create_table(context: BrowserContext, **choices: str) -> Page:
     page = context.new_page()
     page.goto("/")
     form = page.locator("form[data-create-table]")
-    for name in ("variant", "size", "opponent", "first"):
+    form.locator("[data-more-options]").evaluate("details => details.open = true")
+    for name in ("variant", "size", "first"):
         if name in choices:
             form.locator(f"input[name={name}][value='{choices[name]}']").check()
     for name in ("line", "level"):
         if name in choices:
             form.locator(f"select[name={name}]").select_option(choices[name])
-    form.locator("button[type=submit]").click()
+    form.locator(f"[data-start={choices.get('opponent', 'friend')}]").click()
     page.wait_for_url(re.compile(r"/t/[\w-]+$"))
     expect(page.locator("[data-board] button[data-move]").first).to_be_attached()
     return page

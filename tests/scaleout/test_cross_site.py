@@ -105,3 +105,30 @@ def test_the_websocket_origin_check_compares_the_scheme(client: TestClient) -> N
         assert refused.value.status_code == 403, origin
     with client.websocket_connect(url, headers={"Origin": "http://testserver"}) as ws:
         assert ws.receive_json()["type"] == "table"
+
+
+def test_a_form_of_this_site_posted_with_a_null_origin_takes_the_seat(client: TestClient) -> None:
+    # Chromium sends `Origin: null` on a form post under a strict Referrer-Policy (a page cached
+    # from before the site sent `same-origin`); `Sec-Fetch-Site` says the form is this site's.
+    private = new_table(client, private=True)
+    friend = {"Origin": "null", "Sec-Fetch-Site": "same-origin", "Accept": "text/html"}
+    client.cookies.clear()
+    answer = client.post(f"/t/{private['id']}/seats", headers=friend, follow_redirects=False)
+    assert answer.status_code == 303
+    assert client.get(f"/api/tables/{private['id']}").json()["seats"]["o"]["taken"]
+
+
+def test_a_page_refused_or_not_found_is_an_html_page_in_the_visitors_language(
+    client: TestClient,
+) -> None:
+    page = {"Accept": "text/html,application/xhtml+xml", "Accept-Language": "de"}
+    refused = client.post("/tables", data={"variant": "ultimate"}, headers={**EVIL, **page})
+    assert refused.status_code == 403
+    assert refused.headers["content-type"].startswith("text/html")
+    assert 'lang="de"' in refused.text and 'data-error="cross_site"' in refused.text
+    assert "content-security-policy" in refused.headers
+    missing = client.get("/some/other/page", headers=page)
+    assert missing.status_code == 404 and missing.headers["content-type"].startswith("text/html")
+    assert 'data-error="not_found"' in missing.text and 'lang="de"' in missing.text
+    assert client.get("/some/other/page").json() == {"detail": "Not Found"}  # a script: JSON
+    assert client.get("/api/nothing", headers=page).status_code == 404

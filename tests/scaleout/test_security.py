@@ -46,7 +46,7 @@ def test_pages_carry_a_csp_without_inline_script_and_the_usual_headers(
         assert "frame-ancestors 'none'" in csp and "object-src 'none'" in csp
         assert page.headers["x-content-type-options"] == "nosniff"
         assert page.headers["x-frame-options"] == "DENY"
-        assert page.headers["referrer-policy"] == "no-referrer"
+        assert page.headers["referrer-policy"] == "same-origin"
         # Every script is a file, or a JSON data blob that the browser never runs.
         for tag in re.findall(r"<script\b[^>]*>", page.text):
             assert 'src="/static/' in tag or 'type="application/json"' in tag, (path, tag)

@@ -79,7 +79,8 @@ def test_game_pages_link_to_the_home_form_with_the_game_preselected(client: Test
     assert 'href="/?variant=ultimate&amp;opponent=computer"' in html
     home = client.get("/?variant=ultimate&opponent=computer").text
     assert re.search(r'name="variant" value="ultimate"\s+checked', home)
-    assert re.search(r'name="opponent" value="computer"\s+checked', home)
+    assert re.search(r'<input type="hidden" name="opponent" value="computer">', home)
+    assert re.search(r'data-start="computer"\s+class="button big primary"', home)
 
 
 def test_the_table_page_renders_the_viewers_seat_and_the_share_link(client: TestClient) -> None:

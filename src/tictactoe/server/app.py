@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 from starlette.middleware.gzip import GZipMiddleware
@@ -32,6 +33,7 @@ from tictactoe.server.table.computer import ComputerPlayer
 from tictactoe.server.table.tables import Tables
 from tictactoe.server.web import api, people_api, review_api, review_pages, share, websocket
 from tictactoe.server.web.connections import Hub
+from tictactoe.server.web.error_pages import error_page, wants_a_page
 from tictactoe.server.web.identity import ClientCookieMiddleware
 from tictactoe.server.web.socket_lane import TableSocketLane
 
@@ -98,6 +100,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
         app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=list(settings.trusted_proxies))
     app.add_exception_handler(Refused, _refused)
+    app.add_exception_handler(HTTPException, _http_error)
     app.add_exception_handler(RequestValidationError, _invalid_request)
     app.add_exception_handler(StorageUnavailableError, _storage_unavailable)
     app.include_router(api.router)
@@ -145,14 +148,26 @@ def _version() -> str:
     return __version__
 
 
-async def _refused(request: Request, error: Exception) -> JSONResponse:
+async def _refused(request: Request, error: Exception) -> Response:
     assert isinstance(error, Refused)
+    if wants_a_page(request):
+        return error_page(request, error.status)
     return api.refusal_response(error)
 
 
-async def _storage_unavailable(request: Request, error: Exception) -> JSONResponse:
+async def _http_error(request: Request, error: Exception) -> Response:
+    """An unknown address (404) or method (405): a page for a browser, JSON for a script."""
+    assert isinstance(error, HTTPException)
+    if wants_a_page(request) and error.status_code >= 400:
+        return error_page(request, error.status_code)
+    return await http_exception_handler(request, error)
+
+
+async def _storage_unavailable(request: Request, error: Exception) -> Response:
     log.warning("database unreachable: %s", error)
     metrics.STORAGE_UNAVAILABLE.inc()
+    if wants_a_page(request):
+        return error_page(request, 503)
     return JSONResponse(
         {"status": 503, "message": "the database is unreachable right now; try again shortly"},
         status_code=503,

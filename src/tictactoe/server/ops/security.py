@@ -33,8 +33,9 @@ CONTENT_SECURITY_POLICY = (
 _HEADERS = [
     (b"x-content-type-options", b"nosniff"),
     (b"x-frame-options", b"DENY"),
-    # A table's link lets anyone watch it: don't hand it to other sites in Referer.
-    (b"referrer-policy", b"no-referrer"),
+    # A table's link lets anyone watch it: don't hand it to other sites in Referer. Not
+    # "no-referrer": under it Chromium sends `Origin: null` on this site's own form posts.
+    (b"referrer-policy", b"same-origin"),
     (b"cross-origin-opener-policy", b"same-origin"),
     (b"permissions-policy", b"camera=(), microphone=(), geolocation=(), payment=()"),
 ]
@@ -82,6 +83,10 @@ class SecurityMiddleware:
         origin = headers.get("origin")
         if origin is None:
             return True
+        if origin == "null" and headers.get("sec-fetch-site") == "same-origin":
+            # A form of this very site posted under a strict referrer policy (or an old one
+            # cached by the browser): the browser vouches for where it comes from.
+            return True
         host = headers.get("host", "")
         scheme = {"ws": "http", "wss": "https"}.get(scope.get("scheme", ""), scope.get("scheme"))
         parts = urlsplit(origin)
@@ -103,10 +108,6 @@ class SecurityMiddleware:
         length = Headers(scope=scope).get("content-length")
         if length is not None and (not length.isdigit() or int(length) > self.max_body):
             await _too_large(send, self.max_body)
-            return
-        if scope[CROSS_SITE] and scope["method"] not in _SAFE_METHODS:
-            metrics.REFUSED.labels(reason="cross-site").inc()
-            await _cross_site_refused(send)
             return
         headers = list(_HEADERS)
         if not scope["path"].startswith(_EXPLORER_PATHS):
@@ -134,6 +135,16 @@ class SecurityMiddleware:
                     raise _BodyTooLarge(self.max_body)
             return message
 
+        if scope[CROSS_SITE] and scope["method"] not in _SAFE_METHODS:
+            metrics.REFUSED.labels(reason="cross-site").inc()
+            if _wants_a_page(scope):
+                # Imported here: the page needs the web layer, which imports this module.
+                from tictactoe.server.web.error_pages import cross_site_page
+
+                await cross_site_page(scope)(scope, receive, send_with_headers)
+            else:
+                await _cross_site_refused(send)
+            return
         try:
             await self.app(scope, capped_receive, send_with_headers)
         except _BodyTooLarge:
@@ -145,6 +156,11 @@ class _BodyTooLarge(HTTPException):
     # An HTTPException, so that a route reading the body answers 413 through FastAPI as well.
     def __init__(self, limit: int) -> None:
         super().__init__(413, f"the request body is too large: at most {limit} bytes")
+
+
+def _wants_a_page(scope: Scope) -> bool:
+    """A browser navigating (a form posted, a link followed), not a script asking for JSON."""
+    return "text/html" in Headers(scope=scope).get("accept", "")
 
 
 def _origin(url: str) -> str:

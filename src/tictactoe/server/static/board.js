@@ -42,7 +42,7 @@ export function stepStatus(step, variant) {
   if (step.result === "draw") return t("Draw: nobody wins");
   if (step.result) return t("{mark} wins", { mark: upper(step.result) });
   const text = t("{mark} to move", { mark: upper(step.turn) });
-  return variant === "ultimate" ? `${text} — ${whereToPlay(step)}` : text;
+  return variant === "ultimate" ? t("{status} — {where}", { status: text, where: whereToPlay(step) }) : text;
 }
 
 export class Board {
@@ -168,6 +168,6 @@ export class Board {
     const target = view.sends_to[name];
     if (target === null) this.el.classList.add("preview-free");
     else this.smallBoards[target]?.classList.add("preview");
-    return `${name}: ${sendsTo(target)}`;
+    return t("{label}: {text}", { label: name, text: sendsTo(target) });
   }
 }

@@ -1,10 +1,11 @@
-// The home page's form: shows only the options that apply, then creates the table through the
-// JSON API and opens it. Without JavaScript the form still posts to the server.
-import { t } from "./strings.js";
+// The home page's form: each start button (a friend, the computer, someone now, two on this
+// device) creates the table through the JSON API and opens it; "More options" shows only the
+// options that apply. Without JavaScript the form still posts to the server.
+import { numberFormat, t } from "./strings.js";
 
 const form = document.querySelector("[data-create-table]");
 const errorBox = form.querySelector("[data-form-error]");
-const submit = form.querySelector("button[type=submit]");
+const submit = form.querySelector("[data-start=friend]");
 
 // Defaults of CONTRACT.md: 3×3 needs 3 in a row, 4×4 and 5×5 need 4.
 const DEFAULT_LINE = { 3: 3, 4: 4, 5: 4 };
@@ -16,7 +17,6 @@ function value(name) {
 
 function syncOptions(changed) {
   form.dataset.variant = value("variant");
-  form.dataset.opponent = value("opponent");
   // Without scripts there is no data-teams, and the closed-teams box always shows.
   form.dataset.teams = form.elements.teams.checked ? "on" : "off";
   const size = Number(value("size")) || 3;
@@ -30,8 +30,8 @@ function syncOptions(changed) {
 form.addEventListener("change", (event) => syncOptions(event.target.name));
 syncOptions(null);
 
-function tableBody() {
-  const body = { variant: value("variant"), opponent: value("opponent"), first: value("first") };
+function tableBody(opponent) {
+  const body = { variant: value("variant"), opponent, first: value("first") };
   if (body.variant === "standard") {
     body.size = Number(value("size"));
     body.line = Number(value("line"));
@@ -52,10 +52,10 @@ function tableBody() {
 form.addEventListener("submit", async (event) => {
   event.preventDefault();
   errorBox.textContent = "";
-  const quick = event.submitter?.hasAttribute("data-quick");
-  const body = tableBody();
-  if (quick) Object.assign(body, { opponent: "friend", private: false, public: undefined });
   const button = event.submitter ?? submit;
+  const quick = button.hasAttribute("data-quick");
+  const body = tableBody(quick ? "friend" : button.value || "friend");
+  if (quick) Object.assign(body, { opponent: "friend", private: false, public: undefined });
   const label = button.textContent;
   button.disabled = true;
   button.textContent = t("Creating…");
@@ -81,13 +81,16 @@ form.addEventListener("submit", async (event) => {
 const openList = document.querySelector("[data-open-tables]");
 const openEmpty = document.querySelector("[data-open-empty]");
 
+// Numbers as the page's language writes them: 0,5 min in most of them.
+const number = numberFormat({ maximumFractionDigits: 1 });
+
 function openLabel(open) {
   const parts = [];
   if (open.variant === "ultimate") parts.push(t("Ultimate Tic-Tac-Toe"));
-  else parts.push(`${t("Tic-Tac-Toe")} ${open.size}×${open.size}, ${t("{n} in a row").replace("{n}", open.line)}`);
+  else parts.push(`${t("Tic-Tac-Toe")} ${open.size}×${open.size}, ${t("{n} in a row", { n: number.format(open.line) })}`);
   parts.push(open.clock_minutes
-    ? t("{minutes} min, +{seconds} s per move").replace("{minutes}", String(Math.round(open.clock_minutes * 10) / 10))
-      .replace("{seconds}", String(Math.round(open.clock_increment)))
+    ? t("{minutes} min, +{seconds} s per move",
+      { minutes: number.format(open.clock_minutes), seconds: number.format(Math.round(open.clock_increment)) })
     : t("No clock"));
   if (open.teams) parts.push(t("Two teams"));
   if (open.takebacks) parts.push(t("Takebacks allowed"));

@@ -78,7 +78,7 @@ export class Actions {
     }
     // The link comes first while the friend's seat is free; then it moves beside the players.
     const waiting = player && free && tbl.opponent !== "computer" && !over;
-    els.shareCard.hidden = !player || tbl.opponent === "computer";
+    els.shareCard.hidden = !player || tbl.opponent === "computer" || tbl.opponent === "here";
     const spot = waiting ? els.layout : els.shareLater;
     if (els.shareCard.nextElementSibling !== spot) spot.before(els.shareCard);
     els.reactions.hidden = !player;
@@ -124,7 +124,7 @@ export class Actions {
     const { reactionShown } = this.els;
     if (!REACTIONS[reaction]) return;
     const [emoji, label] = REACTIONS[reaction];
-    reactionShown.textContent = `${upper(side)}: ${emoji} ${t(label)}`;
+    reactionShown.textContent = t("{label}: {text}", { label: upper(side), text: `${emoji} ${t(label)}` });
     reactionShown.dataset.reaction = reaction;
     clearTimeout(this.reactionTimer);
     this.reactionTimer = setTimeout(() => {

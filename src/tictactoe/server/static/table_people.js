@@ -1,11 +1,13 @@
 // The players card: who sits where (and who is online), the score, team members and the clocks,
 // counted down here between the server's frames.
-import { t } from "./strings.js";
+import { numberFormat, t } from "./strings.js";
 import { isOver, isPlayerSeat } from "./table_text.js";
 
 const LEVELS = { easy: "Easy", medium: "Medium", hard: "Hard", max: "Strongest" };
 
 export function renderPlayers(page, tbl, seat, myMember) {
+  // Two people at one device: both sides are "you", so each is named by its mark.
+  if (tbl.opponent === "here") seat = "spectator";
   for (const mark of ["x", "o"]) {
     const row = page.querySelector(`[data-player="${mark}"]`);
     const info = tbl.seats?.[mark] ?? {};
@@ -46,9 +48,12 @@ function renderMembers(list, members, mine) {
   }));
 }
 
+// Tenths under ten seconds, with the page language's decimal sign (0:09,5 in most of them).
+const tenths = numberFormat({ minimumIntegerDigits: 2, minimumFractionDigits: 1, maximumFractionDigits: 1 });
+
 function formatTime(seconds) {
   const s = Math.max(0, seconds);
-  if (s < 10) return `0:0${s.toFixed(1)}`;
+  if (s < 10) return `0:${tenths.format(Math.floor(s * 10) / 10)}`;
   const whole = Math.ceil(s);
   return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
 }

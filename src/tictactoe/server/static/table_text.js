@@ -1,7 +1,7 @@
 // What the table page says in words: the status line, the settings line, what changed (for the
 // screen reader's live region) and what an error means.
 import { boardName, markOn, other, smallBoardOf, upper, whereToPlay } from "./board.js";
-import { t } from "./strings.js";
+import { numberFormat, t } from "./strings.js";
 
 export const isOver = (tbl) => tbl.result !== null && tbl.result !== undefined;
 export const isPlayerSeat = (seat) => seat === "x" || seat === "o";
@@ -17,6 +17,10 @@ export function outcome(tbl, seat) {
 
 export const computerThinking = (tbl) => !isOver(tbl) && Boolean(tbl.seats?.[tbl.turn]?.computer);
 
+const HOW_IT_ENDED = {
+  resign: "{mark} resigned", abandon: "{mark} left the game", time: "{mark} ran out of time",
+};
+
 export function statusText(tbl, seat) {
   // Two people at one device: the page speaks to both, so it names the side, never "you".
   if (tbl.opponent === "here") seat = "spectator";
@@ -24,17 +28,15 @@ export function statusText(tbl, seat) {
     const ended = outcome(tbl, seat);
     if (ended === "draw" && tbl.ended_by === "agreement") return t("Drawn by agreement");
     if (ended === "draw") return t("Draw: nobody wins");
-    let text = ended === "won" ? t("You won") : ended === "lost" ? t("You lost")
+    const result = ended === "won" ? t("You won") : ended === "lost" ? t("You lost")
       : t("{mark} wins", { mark: upper(tbl.result) });
-    const loser = upper(other(tbl.result));
-    if (tbl.ended_by === "resign") text += ` — ${t("{mark} resigned", { mark: loser })}`;
-    if (tbl.ended_by === "abandon") text += ` — ${t("{mark} left the game", { mark: loser })}`;
-    if (tbl.ended_by === "time") text += ` — ${t("{mark} ran out of time", { mark: loser })}`;
-    return text;
+    const how = HOW_IT_ENDED[tbl.ended_by];
+    // The language's own joiner and order ("{result} — {how}"), not an English dash.
+    return how ? t("{result} — {how}", { result, how: t(how, { mark: upper(other(tbl.result)) }) }) : result;
   }
   const text = tbl.turn === seat ? t("Your move")
     : computerThinking(tbl) ? t("The computer is thinking…") : t("{mark} to move", { mark: upper(tbl.turn) });
-  return tbl.variant === "ultimate" ? `${text} — ${whereToPlay(tbl)}` : text;
+  return tbl.variant === "ultimate" ? t("{status} — {where}", { status: text, where: whereToPlay(tbl) }) : text;
 }
 
 // What is asked of this player right now, said after the status.
@@ -53,8 +55,8 @@ export function waitingText(tbl, seat) {
 }
 
 // A number as the page's language writes it (a decimal comma in most of them: 0,5 min).
-const numberFormat = new Intl.NumberFormat(document.documentElement.lang, { maximumFractionDigits: 2 });
-const number = (value) => numberFormat.format(value);
+const decimals = numberFormat({ maximumFractionDigits: 2 });
+const number = (value) => decimals.format(value);
 
 export function settingsText(tbl) {
   const parts = [];

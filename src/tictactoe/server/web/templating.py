@@ -18,6 +18,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 import jinja2
+from babel.numbers import format_decimal
 from babel.support import NullTranslations, Translations
 from starlette.requests import Request
 from starlette.responses import Response
@@ -227,6 +228,17 @@ def static_version() -> str:
     return f"{info.version}-{info.commit}"
 
 
+def number_in(language: str, value: float, decimals: int = 1) -> str:
+    """`value` as `language` writes it (CLDR's decimal sign and grouping), with at most
+    `decimals` digits after the sign: the `number` filter of the templates.
+
+    >>> number_in("fi", 0.5), number_in("fr", 1.25, 2), number_in("en", 2.0), number_in("de", 1500)
+    ('0,5', '1,25', '2', '1.500')
+    """
+    pattern = "#,##0." + "#" * decimals if decimals else "#,##0"
+    return format_decimal(round(value, decimals), format=pattern, locale=language)
+
+
 @functools.cache
 def templates_for(language: str) -> Jinja2Templates:
     """The template renderer with `language`'s catalog installed (built once per language)."""
@@ -239,6 +251,7 @@ def templates_for(language: str) -> Jinja2Templates:
     )
     env.install_gettext_translations(translations(language), newstyle=True)  # type: ignore[attr-defined]
     env.globals.update(language_tag=language_tag, text_direction=text_direction)
+    env.filters["number"] = functools.partial(number_in, language)
     return Jinja2Templates(env=env)
 
 
