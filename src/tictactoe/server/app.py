@@ -21,7 +21,10 @@ from starlette.exceptions import HTTPException
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import Scope
 
+from tictactoe.server.learning import pages as learning_pages
+from tictactoe.server.learning import puzzle_api
 from tictactoe.server.ops import health, metrics
+from tictactoe.server.ops.garbage import CycleSweeper
 from tictactoe.server.ops.json_input import JSONBodyMiddleware
 from tictactoe.server.pubsub.backends import open_pubsub
 from tictactoe.server.pubsub.presence import SharedPresence
@@ -62,9 +65,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         tables = app.state.tables = Tables(storage, pubsub, settings, computer, presence=presence)
         # Scale-out: sockets catch up from the database when Redis may have dropped frames.
         app.state.hub = Hub(pubsub, resync=tables.latest_envelope if tables.shared else None)
+        hub = app.state.hub
+        sweeper = CycleSweeper(lambda: hub.connection_count, lambda: hub.closed_sockets)
         background = [
             asyncio.ensure_future(_update_gauges(app)),
-            asyncio.ensure_future(app.state.hub.poll_while_the_bus_is_down()),
+            asyncio.ensure_future(hub.poll_while_the_bus_is_down()),
+            asyncio.ensure_future(sweeper.run()),
         ]
         try:
             yield
@@ -108,6 +114,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(review_api.router, prefix="/api")
     app.include_router(share.router)
     app.include_router(review_pages.router)
+    app.include_router(puzzle_api.router, prefix="/api")
+    app.include_router(learning_pages.router)
     app.include_router(websocket.router)
     app.include_router(health.router)
     _include_pages(app)

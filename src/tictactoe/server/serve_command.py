@@ -154,25 +154,10 @@ def app_from_environment() -> object:
             redis_url=os.environ.get(_REDIS_VARIABLE),
         )
     )
+    from tictactoe.server.ops.garbage import tune_garbage_collector
+
     tune_garbage_collector()
     return app
-
-
-def tune_garbage_collector() -> None:
-    """Keeps full garbage collections out of the way of moves.
-
-    A process with 1 000 tables holds ~500 000 objects (each socket alone is a few dozen tasks,
-    coroutines and futures); Python's default thresholds ran a full collection every few seconds
-    under load, each stopping the event loop for 100-400 ms (measured with bench/server.py).
-    Everything alive once the app is built (modules, routes, schemas) is frozen out of
-    collection, and young collections run less often, so that objects that live as long as a
-    move (the previous table state) die by reference counting before they are promoted: a full
-    collection then comes after ~50 million allocations instead of ~70 000."""
-    import gc
-
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(10_000, 50, 100)
 
 
 def settings_from_environment(environ: Mapping[str, str]) -> Settings:

@@ -48,6 +48,38 @@ _SOCKET_ACTIONS = frozenset(
 _QUOTED_ACTIONS = tuple(f'"{kind}"' for kind in sorted(_SOCKET_ACTIONS))
 
 
+class TokenBucket:
+    """One bucket: `burst` tokens, refilled at `rate` per second (a socket's own message limit:
+    one per open socket, so it holds two numbers and no dict).
+
+    >>> bucket = TokenBucket(rate=1.0, burst=2, clock=lambda: 0.0)
+    >>> [bucket.take() for _ in range(3)]
+    [0.0, 0.0, 1.0]
+    """
+
+    __slots__ = ("_clock", "_then", "_tokens", "burst", "rate")
+
+    def __init__(
+        self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self._clock = clock
+        self._tokens = self.burst
+        self._then = clock()
+
+    def take(self) -> float:
+        """Takes a token: 0.0 if there was one, else the seconds until there will be."""
+        now = self._clock()
+        tokens = min(self.burst, self._tokens + (now - self._then) * self.rate)
+        self._then = now
+        if tokens >= 1.0:
+            self._tokens = tokens - 1.0
+            return 0.0
+        self._tokens = tokens
+        return (1.0 - tokens) / self.rate
+
+
 class TokenBuckets:
     """One bucket per key: `burst` tokens, refilled at `rate` per second.
 
@@ -160,14 +192,14 @@ class RateLimitMiddleware:
     def _limited_receive(self, scope: Scope, receive: Receive, send: Send) -> Receive:
         """The socket's messages, less those over its own limit or its address's move limit:
         each of those is answered with an error frame instead of reaching the site."""
-        bucket = TokenBuckets(*self.message_rate)
+        bucket = TokenBucket(*self.message_rate)
 
         async def limited() -> Message:
             while True:
                 message = await receive()
                 if message["type"] != "websocket.receive":
                     return message
-                wait = bucket.take("socket")
+                wait = bucket.take()
                 if wait == 0 and _is_action(message):
                     wait = self._take("move", scope)
                 elif wait > 0:

@@ -7,7 +7,8 @@ of Python objects per socket, ~2.3 KB were the inbox (an `asyncio.Queue`: three 
 event with a fourth) and the `writable` event (a fifth deque, though nothing ever clears it), and
 ~1.5 KB the handshake's request and response, kept for the socket's whole life. Here the inbox is
 a list and a future made only while the app waits, the event is one shared object, and the
-handshake goes once the socket is open.
+handshake goes once the socket is open (its request's headers, a list per name, are emptied:
+websockets' parser keeps the request itself).
 
 The write: uvicorn's `send` is a coroutine, so every frame the site fans out to a socket needed a
 task of its own, and a turn of the event loop, before it reached the socket. The sans-I/O
@@ -104,6 +105,9 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
     def handle_connect(self, event: Request) -> None:
         super().handle_connect(event)
         self.request = None  # type: ignore[assignment]  # the scope has what the app needs
+        # websockets' parser keeps the request for the socket's life (a local of its generator):
+        # its headers, a list per name, are copied into the scope by now.
+        event.headers.clear()
         scope = getattr(self, "scope", None)
         if scope is not None:
             scope["extensions"][SEND_TEXT_NOW] = self.send_text_now

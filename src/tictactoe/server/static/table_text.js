@@ -78,14 +78,15 @@ export const takebackDeclined = (previous, next, seat) =>
 // What the live region says about the step from `previous` to `next` (null: nothing worth saying).
 export function describeChange(previous, next, seat) {
   if (!previous) return null;
-  if (next.game !== previous.game) return `${t("Game {n}", { n: next.game })}. ${statusText(next, seat)}`;
-  if (next.moves.length < previous.moves.length) return `${t("Move taken back.")} ${statusText(next, seat)}`;
+  // Whole sentences, so each language orders and punctuates what happened and what comes next.
+  const status = statusText(next, seat);
+  if (next.game !== previous.game) return t("Game {n}. {status}", { n: next.game, status });
+  if (next.moves.length < previous.moves.length) return t("Move taken back. {status}", { status });
   if (takebackDeclined(previous, next, seat)) return t("Your opponent declined the takeback.");
   if (next.moves.length > previous.moves.length && next.last_move) {
-    const mark = upper(markOn(next, next.last_move) || other(next.turn));
-    let text = t("{mark} played {cell}", { mark, cell: next.last_move });
-    if (next.variant === "ultimate") text += ` (${boardName(smallBoardOf(next.last_move))})`;
-    return `${text}. ${statusText(next, seat)}`;
+    const played = { mark: upper(markOn(next, next.last_move) || other(next.turn)), cell: next.last_move, status };
+    if (next.variant !== "ultimate") return t("{mark} played {cell}. {status}", played);
+    return t("{mark} played {cell} ({board}). {status}", { ...played, board: boardName(smallBoardOf(next.last_move)) });
   }
   if (isOver(next) !== isOver(previous)) return statusText(next, seat);
   return null;

@@ -15,6 +15,7 @@ from tictactoe import Game
 from tictactoe.engine import warm_up
 from tictactoe.server.storage import TableRecord
 from tictactoe.server.table.clock import Clock, side_to_move
+from tictactoe.server.table.fair_queue import DRAW, MOVE, FairQueue
 from tictactoe.server.table.game import build_game
 
 log = logging.getLogger(__name__)
@@ -92,7 +93,8 @@ def _new_pool(workers: int) -> ProcessPoolExecutor:
 class ComputerPlayer:
     """Plays the computer's moves: `await player(record)` is its move at that table. Analysis
     (reviews, the analysis board) thinks in a pool of its own, `analysis_pool`, so that however
-    much of it is asked for, it never queues in front of a move at a table."""
+    much of it is asked for, it never queues in front of a move at a table. Moves and draw
+    judgements take turns at the workers fairly between tables (`fair_queue`), moves first."""
 
     def __init__(self, workers: int = 1, think_ms: int = 300, analysis_workers: int = 1) -> None:
         self.workers = workers
@@ -100,6 +102,7 @@ class ComputerPlayer:
         self.analysis_workers = analysis_workers
         self._pool: ProcessPoolExecutor | None = None
         self._analysis_pool: ProcessPoolExecutor | None = None
+        self.queue = FairQueue(workers)
 
     @property
     def pool(self) -> ProcessPoolExecutor:
@@ -124,16 +127,20 @@ class ComputerPlayer:
         record = " ".join(table.moves)
         level = table.level or DEFAULT_LEVEL
         try:
-            return await loop.run_in_executor(
-                self.pool,
-                think,
-                table.variant,
-                table.size,
-                table.line,
-                record,
-                level,
-                think_time(table, self.think_ms, time.time()),
-                table.start_position,
+            return await self.queue.run(
+                table.id,
+                MOVE,
+                lambda: loop.run_in_executor(
+                    self.pool,
+                    think,
+                    table.variant,
+                    table.size,
+                    table.line,
+                    record,
+                    level,
+                    think_time(table, self.think_ms, time.time()),
+                    table.start_position,
+                ),
             )
         except Exception as error:
             if isinstance(error, BrokenProcessPool):
@@ -147,15 +154,19 @@ class ComputerPlayer:
         """Whether the position at the table is a proven draw (so the computer agrees to one)."""
         loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(
-                self.pool,
-                judge_draw,
-                table.variant,
-                table.size,
-                table.line,
-                " ".join(table.moves),
-                table.start_position,
-                self.think_ms,
+            return await self.queue.run(
+                table.id,
+                DRAW,
+                lambda: loop.run_in_executor(
+                    self.pool,
+                    judge_draw,
+                    table.variant,
+                    table.size,
+                    table.line,
+                    " ".join(table.moves),
+                    table.start_position,
+                    self.think_ms,
+                ),
             )
         except Exception as error:
             if isinstance(error, BrokenProcessPool):

@@ -73,7 +73,7 @@ def decide(
         return time_out(record, now)
     mark = player_mark(record, by)
     if isinstance(command, AnswerDraw):
-        return answer_draw(record, mark, command.accept, now)
+        return answer_draw(record, mark, command.accept, now, command.version)
     game = game if game is not None else build_game(record)
     one_device = record.opponent == "here"
     if one_device and not isinstance(command, SetName):

@@ -208,6 +208,8 @@ class Tables:
                 await table.refresh()
             # Every read checks the clock: a game whose time ran out ends before it is shown.
             await table.check_clock()
+            # ...and the computer's move or draw answer, should one be due and not under way.
+            table.schedule_computer_move()
             return table
         if not looks_like_secret(table_id):
             return None

@@ -198,6 +198,7 @@ class Hub:
     def __init__(self, pubsub: PubSub, resync: Resync | None = None) -> None:
         self._pubsub = pubsub
         self._audiences: dict[str, Audience] = {}
+        self.closed_sockets = 0  # ever (they are what leaves garbage behind: ops/garbage.py)
         # Only a bus that can lose or reorder messages (Redis) needs catching up from storage.
         self._resync = resync
 
@@ -216,6 +217,8 @@ class Hub:
         audience = self._audiences.get(table_id)
         if audience is None:
             return
+        if connection in audience.connections:
+            self.closed_sockets += 1
         audience.connections.discard(connection)
         if not audience.connections:
             del self._audiences[table_id]
