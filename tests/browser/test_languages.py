@@ -92,6 +92,7 @@ def paths(base_url: str) -> dict[str, str]:
         **{"home": "/", "table": table, "standard": "/games/standard"},
         **{"ultimate": "/games/ultimate", "review": review, "games": review.rsplit("/", 1)[0]},
         **{"analysis": "/analysis", "my games": "/my-games", "unreadable": UNREADABLE},
+        **{"lessons": "/learn", "puzzle": "/puzzles/daily"},
     }
 
 
