@@ -5,6 +5,8 @@ commands on stdin (one JSON object a line), each answered by one JSON line on st
      "tables": N, "first": I, "rate": MOVES_PER_S, "variant": V}      → {"ok": true}
     {"cmd": "round", "target": NAME, "round": R, "measure": [START, END], "stop": T}
         → {"moves": n, "latencies": [s, ...], "lag": longest lateness of this loop (s), "cpu": s}
+    {"cmd": "acknowledged", "target": NAME}  → {table id: [game, plies]}: the newest state of
+        each table its players were sent (what the server acknowledged as committed)
     {"cmd": "close"}                                                   → {"ok": true}, and exits
 
 Both seats of a table are played here, so a move's latency (sent → the opponent receiving it)
@@ -34,6 +36,8 @@ class Figures:
     latencies: list[float] = field(default_factory=list)
     measure: tuple[float, float] = (0.0, 0.0)
     tasks: set[asyncio.Future[None]] = field(default_factory=set)
+    # The newest (game, plies) each table's players were sent: committed, as far as they know.
+    acknowledged: dict[str, tuple[int, int]] = field(default_factory=dict)
 
     def later(self, coroutine: Any) -> None:
         """Runs a player's delayed action; cancelled when the round ends."""
@@ -84,6 +88,8 @@ class ServerPlayer:
             else:
                 continue
             game, ply = table["game"], len(table["moves"])
+            known = self.figures.acknowledged
+            known[table["id"]] = max(known.get(table["id"], (0, 0)), (game, ply))
             # Marks swap at every rematch; the seat token follows the person.
             mark = self.first_mark if game % 2 else ("o" if self.first_mark == "x" else "x")
             if ply and table["turn"] == mark:
@@ -279,6 +285,8 @@ async def main() -> None:
             answer: dict[str, Any] = {"ok": True}
         elif command["cmd"] == "round":
             answer = await play_round(targets[command["target"]], command)
+        elif command["cmd"] == "acknowledged":
+            answer = targets[command["target"]].figures.acknowledged
         else:
             for target in targets.values():
                 await asyncio.gather(

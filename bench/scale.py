@@ -12,12 +12,19 @@ of tables: one offered `--rate` moves/s (latency under a sustained load), one fl
 `--flood` moves/s (the throughput it can reach). Only one set plays at a time, in rounds that
 rotate through all of them, so that other work on a shared machine falls on each alike. Prints
 moves/s, p99 and the longest loop stall for each, and the growth from one process to several.
+
+With `--kill-one`, one process of the last setup is killed (SIGKILL) halfway through the flooded
+set's last round; its players' sockets drop, the others play on. Then every table's state as the
+database has it is compared with the newest its players were sent (a frame goes out only after
+its commit): a move any player saw is a move the database must have.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
+import signal
 import sys
 import tempfile
 from pathlib import Path
@@ -26,8 +33,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 
+import httpx  # noqa: E402
 from tests.scaleout.services import PostgresCluster, RedisServer  # noqa: E402
 
+import load  # noqa: E402  (bench/load.py)
 import server as bench  # noqa: E402  (bench/server.py: the generators and the measuring)
 
 
@@ -64,6 +73,7 @@ async def setup_targets(
     targets = []
     for label, rate in (("sustained", args.rate), ("flooded", args.flood)):
         target = bench.Target(f"{name}|{label}", pids, monitors, args.tables)
+        target.ports = ports
         targets.append(
             await bench.start_target(generators, target, "server", bases[0], sockets, rate)
         )
@@ -93,13 +103,18 @@ async def main(args: argparse.Namespace) -> None:
                 )
             # Rounds rotate through the targets, so that other work on a shared machine falls
             # on every setup alike; only one target plays at a time.
+            victim = targets[-1]  # the last setup's flooded set
             for round_number in range(1, args.rounds + 1):
                 shift = round_number % len(targets)
                 for target in targets[shift:] + targets[:shift]:
-                    await bench.play_round(
-                        generators, target, round_number, args.warmup, args.seconds / args.rounds
-                    )
+                    seconds = args.seconds / args.rounds
+                    if args.kill_one and target is victim and round_number == args.rounds:
+                        kill_later(target.pids[-1], 0.5 + args.warmup + seconds / 2)
+                    await bench.play_round(generators, target, round_number, args.warmup, seconds)
             results = {target.name: bench.report(target) for target in targets}
+            if args.kill_one:
+                survivor = f"http://127.0.0.1:{victim.ports[0]}"
+                await check_nothing_acknowledged_was_lost(generators, victim, survivor)
             await generators.close()
         except BaseException:
             bench.show_logs(folder)
@@ -134,6 +149,41 @@ async def main(args: argparse.Namespace) -> None:
     )
 
 
+def kill_later(pid: int, delay: float) -> None:
+    def kill() -> None:
+        print(f"killing process {pid} (SIGKILL)", flush=True)
+        os.kill(pid, signal.SIGKILL)
+
+    asyncio.get_running_loop().call_later(delay, kill)
+
+
+async def check_nothing_acknowledged_was_lost(
+    generators: bench.Generators, target: bench.Target, base: str
+) -> None:
+    """Every table's stored (game, plies) is at least the newest its players were sent."""
+    answers = await generators.ask(
+        [{"cmd": "acknowledged", "target": target.name}] * len(generators.processes)
+    )
+    acknowledged = {table: tuple(state) for answer in answers for table, state in answer.items()}
+    lost = []
+    async with httpx.AsyncClient(base_url=base, timeout=60) as client:
+
+        async def stored(table: str) -> tuple[int, int]:
+            body = (await client.get(f"/api/tables/{table}")).json()
+            return body["game"], len(body["moves"])
+
+        states = await load.gather_limited([stored(table) for table in acknowledged], 20)
+    for (table, seen), state in zip(acknowledged.items(), states, strict=True):
+        if state < seen:
+            lost.append((table, seen, state))
+    plies = sum(ply for _, ply in acknowledged.values())
+    print(
+        f"after SIGKILL: {len(acknowledged)} tables checked ({plies} plies of their current "
+        f"games acknowledged): {len(lost)} with an acknowledged move missing {lost[:5]}",
+        flush=True,
+    )
+
+
 def setup_names(processes: int) -> tuple[str, str, str]:
     return (
         "1 process, SQLite",
@@ -154,6 +204,11 @@ def parse_arguments() -> argparse.Namespace:
     )
     parser.add_argument("--processes", type=int, default=2, help="processes of the last setup")
     parser.add_argument("--generators", type=int, default=4, help="load generator processes")
+    parser.add_argument(
+        "--kill-one",
+        action="store_true",
+        help="SIGKILL one process of the last setup mid-flood; check nothing acknowledged is lost",
+    )
     return parser.parse_args()
 
 

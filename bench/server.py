@@ -92,8 +92,11 @@ def run_relay(port: int, monitor: str) -> None:
 
 
 def cpu_seconds(pid: int) -> float:
-    """The process's processor time so far (user + system), from /proc."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    """The process's processor time so far (user + system), from /proc (0 once it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except FileNotFoundError:
+        return 0.0
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
@@ -246,6 +249,7 @@ class Target:
     spans: list[tuple[float, float]] = field(default_factory=list)
     generator_lag: float = 0.0
     generator_cpu: float = 0.0
+    ports: list[int] = field(default_factory=list)
 
 
 async def start_target(

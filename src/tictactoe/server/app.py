@@ -21,8 +21,8 @@ from starlette.exceptions import HTTPException
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import Scope
 
+from tictactoe.server.learning import hint_api, puzzle_api
 from tictactoe.server.learning import pages as learning_pages
-from tictactoe.server.learning import puzzle_api
 from tictactoe.server.ops import health, metrics
 from tictactoe.server.ops.garbage import CycleSweeper
 from tictactoe.server.ops.json_input import JSONBodyMiddleware
@@ -34,7 +34,15 @@ from tictactoe.server.storage.backends import open_storage
 from tictactoe.server.table.commands import Refused
 from tictactoe.server.table.computer import ComputerPlayer
 from tictactoe.server.table.tables import Tables
-from tictactoe.server.web import api, people_api, review_api, review_pages, share, websocket
+from tictactoe.server.web import (
+    api,
+    levels_api,
+    people_api,
+    review_api,
+    review_pages,
+    share,
+    websocket,
+)
 from tictactoe.server.web.connections import Hub
 from tictactoe.server.web.error_pages import error_page, wants_a_page
 from tictactoe.server.web.identity import ClientCookieMiddleware
@@ -110,11 +118,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_exception_handler(RequestValidationError, _invalid_request)
     app.add_exception_handler(StorageUnavailableError, _storage_unavailable)
     app.include_router(api.router)
+    app.include_router(levels_api.router)
     app.include_router(people_api.router)
     app.include_router(review_api.router, prefix="/api")
     app.include_router(share.router)
     app.include_router(review_pages.router)
     app.include_router(puzzle_api.router, prefix="/api")
+    app.include_router(hint_api.router, prefix="/api")
     app.include_router(learning_pages.router)
     app.include_router(websocket.router)
     app.include_router(health.router)
