@@ -29,6 +29,14 @@ def test_a_hint_is_the_computers_move_with_its_reasons(client: TestClient) -> No
     assert answer.status_code == 200, answer.text
     hint = answer.json()
     assert (hint["move"], hint["proven"], hint["reasons"]) == ("a3", "draw", ["blocks"])
+    assert hint["outlook"] == "draw"
+    assert hint["text"] == (
+        "The computer's move: a3. It blocks your opponent's line. "
+        "With best play the game is a draw."
+    )
+    client.cookies.set("lang", "de")
+    german = client.post("/api/hints", json={"variant": "standard", "position": game.position()})
+    assert german.json()["text"].startswith("Der Zug des Computers: a3.")
 
 
 def test_a_hint_is_refused_for_a_bad_position_or_a_finished_game(client: TestClient) -> None:

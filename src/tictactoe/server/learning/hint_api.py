@@ -1,6 +1,7 @@
 """The hint API: the computer's move in a position and why, for a player who asks for a hint at a
 table against the computer (hints are off until the player turns them on; the page keeps which
-moves had one and marks them in the game's review)."""
+moves had one and marks them in the game's review). The words come in the asker's language, so
+the table page carries none of them."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from tictactoe.server.table.commands import Refused
 from tictactoe.server.table.review import AnalysisBusyError
 from tictactoe.server.web.api import error_responses
 from tictactoe.server.web.review_api import analyst_of
+from tictactoe.server.web.templating import request_language, templates_for
 
 log = logging.getLogger(__name__)
 router = APIRouter(tags=["learning"])
@@ -36,6 +38,10 @@ class HintView(BaseModel):
     reasons: list[str] = Field(
         description="what the move does: wins-game, wins-board, blocks, safe-send, free-choice"
     )
+    outlook: Literal["win", "draw", "loss", "ahead", "behind", "even"] = Field(
+        description="how the game stands for the side to move after the move"
+    )
+    text: str = Field(description="all of it in words, in the asker's language")
 
 
 @router.post(
@@ -63,4 +69,22 @@ async def hint(body: HintBody, request: Request) -> JSONResponse:
         log.exception("hint for %r failed", body.position)
         raise Refused(503, "the computer cannot look at the position right now") from error
     move = evaluation["best_move"]
-    return JSONResponse({**evaluation, "move": move, "reasons": reasons(game, move)})
+    why = reasons(game, move)
+    stands = outlook(evaluation["score"], evaluation["proven"], game.turn)
+    words = templates_for(request_language(request)).env.get_template("_hint_text.html")
+    text = words.render(move=move, reasons=why, outlook=stands).strip()
+    return JSONResponse(
+        {**evaluation, "move": move, "reasons": why, "outlook": stands, "text": text}
+    )
+
+
+def outlook(score: float, proven: str | None, mover: str) -> str:
+    """How the game stands for `mover` by the computer's evaluation (`score` for X, -1..1).
+
+    >>> outlook(0.1, None, "o"), outlook(-1.0, "o", "o"), outlook(0.6, None, "o")
+    ('even', 'win', 'behind')
+    """
+    if proven is not None:
+        return "draw" if proven == "draw" else "win" if proven == mover else "loss"
+    for_mover = score if mover == "x" else -score
+    return "ahead" if for_mover > 0.25 else "behind" if for_mover < -0.25 else "even"
