@@ -221,6 +221,19 @@ async def cookie_flood(base: str, args: argparse.Namespace, until: float) -> dic
     return counts
 
 
+async def warm_up_draws(http: httpx.AsyncClient) -> None:
+    """One draw offer judged, so the judge's pool is running before anything is measured."""
+    created = (
+        await http.post("/api/tables", json={"variant": "ultimate", "opponent": "computer"})
+    ).json()
+    await http.post(f"/api/tables/{created['id']}/draw", headers=_bearer(created["token"]))
+    for _ in range(600):
+        table = (await http.get(f"/api/tables/{created['id']}")).json()
+        if table.get("draw_offer") is None:
+            return
+        await asyncio.sleep(0.1)
+
+
 def summary(name: str, values: list[float]) -> str:
     return (
         f"{name}: n {len(values)}  p50 {percentile(values, 0.5):.0f} ms  "
@@ -237,8 +250,11 @@ async def main(args: argparse.Namespace) -> None:
             base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
             bystander = computer_bystander if args.scenario == "draws" else one_device_bystander
             async with httpx.AsyncClient(base_url=base, timeout=60) as http:
-                # Warm-up: the computer's workers start and load their kernels.
+                # Warm-up: the computer's workers start and load their kernels (both pools: the
+                # draw judge thinks beside analysis), once in the server's life.
                 await bystander(http, ws_base, time.monotonic() + 3)
+                if args.scenario == "draws":
+                    await warm_up_draws(http)
                 alone = await bystander(http, ws_base, time.monotonic() + args.baseline)
                 print(summary("bystander alone", alone), flush=True)
                 until = time.monotonic() + args.seconds

@@ -105,3 +105,82 @@ def test_the_puzzle_and_lesson_pages_have_no_serious_accessibility_faults(
         page.goto(path)
         expect(page.locator("[data-board] [data-move]").first).to_be_attached()
         assert serious_violations(page) == [], path
+
+
+# A 3×3 game O loses with its first move (an edge against the centre): X wins on the seventh.
+BLUNDER_GAME = "b2 b1 a1 c3 a3 c1 a2"
+
+
+def test_a_mistake_of_a_finished_game_is_played_again_as_an_exercise(
+    new_context: NewContext,
+) -> None:
+    host = new_context(**PHONE)
+    table = host.request.post("/api/tables", data={"variant": "standard", "first": "me"}).json()
+    guest = new_context().request.post(f"/api/tables/{table['id']}/seats").json()
+    tokens = {"x": table["token"], "o": guest["token"]}
+    for ply, move in enumerate(BLUNDER_GAME.split()):
+        played = host.request.post(
+            f"/api/tables/{table['id']}/moves",
+            data={"move": move},
+            headers={"Authorization": f"Bearer {tokens['xo'[ply % 2]]}"},
+        )
+        assert played.ok, played.text()
+    page = host.new_page()
+    page.goto(f"/t/{table['id']}/games/1")
+    # O's b1 is the one move that lost: it is the only exercise.
+    mistakes = page.locator("[data-mistake]")
+    expect(mistakes).to_have_count(1, timeout=60_000)
+    expect(mistakes.first).to_have_text("Move 2: O played b1")
+    mistakes.first.tap()
+    exercise = page.locator("[data-mistake-exercise]")
+    expect(exercise).to_have_attribute("data-mistake-ply", "2")
+    board = page.locator("[data-mistake-board]")
+    board.locator("[data-move='b1']").tap()
+    expect(exercise).to_have_attribute("data-mistake-result", "wrong")
+    page.locator("[data-mistake-retry]").tap()
+    board.locator("[data-move='c2']").tap()  # another edge: as lost as b1
+    expect(exercise).to_have_attribute("data-mistake-result", "wrong", timeout=20_000)
+    expect(page.locator("[data-mistake-feedback]")).to_contain_text("prefers another move")
+    page.locator("[data-mistake-retry]").tap()
+    board.locator("[data-move='c1']").tap()  # a corner holds the draw
+    expect(exercise).to_have_attribute("data-mistake-result", "right", timeout=20_000)
+
+
+def test_a_hint_against_the_computer_shows_its_move_and_is_marked_in_the_review(
+    new_context: NewContext,
+) -> None:
+    page = new_context(bypass_csp=True, **PHONE).new_page()  # for wait_for_function
+    created = page.request.post(
+        "/api/tables",
+        data={"variant": "standard", "opponent": "computer", "level": "easy", "first": "me"},
+    ).json()
+    page.goto(created["url"])
+    card = page.locator("[data-hints]")
+    expect(card).to_be_visible()
+    ask = page.locator("[data-hint-ask]")
+    expect(ask).to_be_hidden()  # off until the player turns hints on
+    page.locator("[data-hints-on]").check()
+    expect(ask).to_be_enabled()
+    ask.tap()
+    text = page.locator("[data-hint-text]")
+    expect(text).to_contain_text("The computer's move:", timeout=30_000)
+    hinted = page.locator("[data-board] .cell.suggested")
+    expect(hinted).to_have_count(1)
+    move = hinted.get_attribute("data-move")
+    # The hinted move, then any free cell on each turn, until the game ends.
+    cell = hinted
+    for played in range(1, 6):
+        cell.tap()
+        page.wait_for_function(
+            """n => document.querySelector("[data-board]").dataset.result !== ""
+                || document.querySelectorAll("[data-board] .cell:enabled").length > 0
+                && document.querySelectorAll("[data-board] [data-mark=o]").length >= n""",
+            arg=played,
+            timeout=20_000,
+        )
+        if page.locator("[data-board]").get_attribute("data-result"):
+            break
+        cell = page.locator("[data-board] .cell:enabled").first
+    page.goto(f"/t/{created['id']}/games/1")
+    expect(page.locator("[data-hints-used]")).to_have_text(f"Played after a hint: 1. {move}.")
+    expect(page.locator("[data-move-list] [data-ply='1']")).to_have_attribute("data-hinted", "true")

@@ -146,6 +146,25 @@ def test_a_number_before_an_english_plural_noun_is_a_plural_message() -> None:
         ),
         ("fi", {1: "1 siirto", 3: "3 siirtoa"}),
         ("el", {1: "1 κίνηση", 3: "3 κινήσεις"}),
+        (
+            "ru",
+            {1: "1 ход", 3: "3 хода", 5: "5 ходов", 11: "11 ходов", 21: "21 ход", 22: "22 хода"},
+        ),
+        ("uk", {1: "1 хід", 2: "2 ходи", 5: "5 ходів", 12: "12 ходів", 101: "101 хід"}),
+        (
+            "ar",
+            {
+                0: "0 نقلة",
+                1: "1 نقلة",
+                2: "2 نقلتان",
+                3: "3 نقلات",
+                11: "11 نقلة",
+                101: "101 نقلة",
+                105: "105 نقلات",
+            },
+        ),
+        ("he", {1: "1 מהלך", 2: "2 מהלכים", 0: "0 מהלכים"}),
+        ("ja", {1: "1 手", 25: "25 手"}),
     ],
 )
 def test_a_count_takes_the_form_its_number_needs(language: str, counts: dict[int, str]) -> None:
@@ -162,3 +181,31 @@ def test_the_two_meanings_of_game_are_two_messages(language: str) -> None:
     variant = env.from_string('{{ pgettext("variant", "Game") }}').render()
     one_game = env.from_string('{{ pgettext("one game in a list", "Game") }}').render()
     assert variant != "Game" and one_game != "Game"
+
+
+@pytest.mark.skipif("cs" not in CATALOGS, reason="no Czech catalog")
+def test_czech_keeps_a_one_letter_word_on_the_line_of_the_next() -> None:
+    """Czech typography (and its glossary) never ends a line with k, s, v, z, o, u, a or i: a
+    no-break space follows them (a capital O is left alone: it is usually the mark)."""
+    loose = re.compile(r"(?<![\w%(){}])[ksvzouaiKSVZUAI] ")
+    found = [
+        form
+        for message in messages(catalog_of("cs"))
+        for form in forms(message)
+        if loose.search(form)
+    ]
+    assert found == []
+
+
+@pytest.mark.skipif("fr" not in CATALOGS, reason="no French catalog")
+def test_french_puts_a_no_break_space_before_double_punctuation() -> None:
+    """« : » takes a no-break space, « ; ? ! » a narrow one (U+00A0 or U+202F either way): an
+    ordinary space would let the sign start a line, none at all is English."""
+    bare = re.compile(r"(?<![\u00a0\u202f])[:;?!](?!//)")
+    found = [
+        form
+        for message in messages(catalog_of("fr"))
+        for form in forms(message)
+        if bare.search(form)
+    ]
+    assert found == []

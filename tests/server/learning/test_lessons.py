@@ -115,20 +115,17 @@ def test_the_learning_pages_words_are_in_the_pages_language(
             same = {k for k, v in blob.items() if words[name][k] == v and has_words(v)}
             assert same == set(), f"English left in {name} of {path}: {same}"
         translated = re.sub(r"<script.*?</script>", "", translated, flags=re.S)
-        for needle in ("Lessons", "Puzzles", "Try again", "Where am I sent?", "Your puzzle rating"):
+        for needle in ("Lessons", "Try again", "Where am I sent?", "Complete the line.", "Solved!"):
             if needle in english:
                 assert needle not in translated, f"{needle!r} left in English on {path}"
 
 
 def json_blobs(html: str) -> dict[str, dict[str, Any]]:
-    """The page's JSON blobs of words: `strings`, and the lessons' texts flattened."""
+    """The page's JSON blob of words for its scripts."""
     found = dict(
         re.findall(r'<script type="application/json" id="([\w-]+)">(.*?)</script>', html, re.S)
     )
     blobs = {"strings": json.loads(found["strings"])}
-    if "lessons-data" in found:
-        texts = json.loads(found["lessons-data"])["texts"]
-        blobs["lessons"] = {f"{i}.{k}": v for i, t in texts.items() for k, v in t.items()}
     return blobs
 
 

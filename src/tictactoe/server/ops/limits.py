@@ -29,6 +29,7 @@ _ACTION = re.compile(
 _FORM_SEAT = re.compile(r"^/t/[^/]+/seats$")  # the no-JavaScript join button
 _ANALYSIS = re.compile(r"^/api/positions/evaluation$|^/api/tables/[^/]+/games/[^/]+/analysis$")
 _SOCKET = re.compile(r"^/api/tables/[^/]+/ws$")
+_CODE = re.compile(r"^/j(/[^/]*)?$")  # a table looked up by its short code
 # Socket messages that act at a table: each counts against its address's action limit too.
 _SOCKET_ACTIONS = frozenset(
     {
@@ -153,6 +154,7 @@ class RateLimitMiddleware:
             "create": TokenBuckets(*settings.create_rate),
             "join": TokenBuckets(*settings.join_rate),
             "analysis": TokenBuckets(*settings.analysis_rate),
+            "code": TokenBuckets(*settings.code_rate),
         }
         self.message_rate = settings.socket_message_rate
 
@@ -230,9 +232,13 @@ def _http_kind(method: str, path: str) -> str | None:
     'analysis'
     >>> _http_kind("GET", "/api/tables/abc/games/1/analysis")
     'analysis'
+    >>> _http_kind("GET", "/j/ABC234"), _http_kind("GET", "/j")
+    ('code', 'code')
     """
     if _ANALYSIS.match(path):
         return "analysis"
+    if _CODE.match(path):
+        return "code"
     if method not in ("POST", "PUT"):
         return None
     if path in ("/api/tables", "/tables", "/api/quick"):

@@ -6,7 +6,13 @@ import { RovingFocus, input } from "./board_keys.js";
 import { t } from "./strings.js";
 
 const page = document.querySelector("[data-learn]");
-const { steps, texts } = JSON.parse(document.getElementById("lessons-data").textContent);
+const { steps } = JSON.parse(document.getElementById("lessons-data").textContent);
+// Each step's words, from its entry in the list of steps.
+const texts = Object.fromEntries(steps.map(({ id }) => {
+  const item = page.querySelector(`[data-lesson-text="${id}"]`);
+  const part = (name) => item.querySelector(`[data-part="${name}"]`).textContent;
+  return [id, { title: item.querySelector("[data-lesson-go]").textContent, task: part("task"), why: part("why"), wrong: part("wrong") }];
+}));
 const boardEl = page.querySelector("[data-board]");
 const titleEl = page.querySelector("[data-lesson-title]");
 const countEl = page.querySelector("[data-lesson-count]");

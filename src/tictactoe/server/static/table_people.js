@@ -18,7 +18,7 @@ export function renderPlayers(page, tbl, seat, myMember) {
     let name = t("Player {mark}", { mark: mark.toUpperCase() });
     if (info.name) name = info.name;
     else if (tbl.teams) name = t("Team");
-    else if (info.computer) name = tbl.level in LEVELS ? `${t("Computer")} · ${t(LEVELS[tbl.level])}` : t("Computer");
+    else if (info.computer) name = tbl.level in LEVELS ? t("Computer · {level}", { level: t(LEVELS[tbl.level]) }) : t("Computer");
     else if (!info.taken) name = t("Free seat");
     else if (mark === seat) name = t("You");
     else if (isPlayerSeat(seat)) name = t("Your opponent");

@@ -206,6 +206,7 @@ class Table:
         """Decides, saves, adopts and publishes one command (under the lock)."""
         try:
             try:
+                before = self.record
                 decision = self._decide(command, by)
                 await self._save(decision)
             except (Refused, StaleVersionError):
@@ -213,7 +214,8 @@ class Table:
                     raise
                 # Our copy may be behind another process's writes (so the refusal, or the
                 # failed version check, may be ours alone): catch up, then decide again.
-                await self.refresh()
+                await self._refresh()
+                before = self.record
                 decision = self._decide(command, by)
                 await self._save(decision)
         except StaleVersionError:
@@ -228,7 +230,7 @@ class Table:
             raise Refused(
                 503, "the database is unreachable right now; nothing changed, try again"
             ) from None
-        before, move = self.record, decision.move
+        move = decision.move
         self._adopt(decision.record, decision.game)
         try:
             await (self._publish() if move is None else self._publish_move(move.move, before))
@@ -282,7 +284,12 @@ class Table:
 
     async def refresh(self) -> None:
         """Adopts the stored table if another process has changed it since (scale-out). That
-        process published the change already, so nothing is published here."""
+        process published the change already, so nothing is published here. Under the table's
+        lock, like every change of the record (a command's frame says what it changed from)."""
+        async with self._lock:
+            await self._refresh()
+
+    async def _refresh(self) -> None:
         record, _ = await asyncio.gather(self._storage.load(self.id), self._look_around())
         if record is not None and record.version > self.record.version:
             self._adopt(record)

@@ -92,8 +92,8 @@ def _new_pool(workers: int) -> ProcessPoolExecutor:
 class ComputerPlayer:
     """Plays the computer's moves: `await player(record)` is its move at that table. Analysis
     (reviews, the analysis board) thinks in a pool of its own, `analysis_pool`, so that however
-    much of it is asked for, it never queues in front of a move at a table. Moves and draw
-    judgements take turns at the workers fairly between tables (`fair_queue`), moves first."""
+    much of it is asked for, it never queues in front of a move at a table; nor do draw
+    judgements, which think there too. Tables take turns at either pool (`fair_queue`)."""
 
     def __init__(self, workers: int = 1, think_ms: int = 300, analysis_workers: int = 1) -> None:
         self.workers = workers
@@ -102,6 +102,8 @@ class ComputerPlayer:
         self._pool: ProcessPoolExecutor | None = None
         self._analysis_pool: ProcessPoolExecutor | None = None
         self.queue = FairQueue(workers)
+        # Draw judgements think beside analysis, never in front of a move at a table.
+        self.draw_queue = FairQueue(analysis_workers)
 
     @property
     def pool(self) -> ProcessPoolExecutor:
@@ -153,11 +155,11 @@ class ComputerPlayer:
         """Whether the position at the table is a proven draw (so the computer agrees to one)."""
         loop = asyncio.get_running_loop()
         try:
-            return await self.queue.run(
+            return await self.draw_queue.run(
                 table.id,
                 DRAW,
                 lambda: loop.run_in_executor(
-                    self.pool,
+                    self.analysis_pool,
                     judge_draw,
                     table.variant,
                     table.size,
@@ -169,7 +171,7 @@ class ComputerPlayer:
             )
         except Exception as error:
             if isinstance(error, BrokenProcessPool):
-                self._pool = None
+                self.close_analysis()
             log.exception("the engine failed to judge a draw at table %s", table.id)
             return False
 

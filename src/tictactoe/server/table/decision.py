@@ -44,6 +44,7 @@ from tictactoe.server.table.seats import (
     members,
     named,
     other,
+    person_of_client,
     seat,
     with_seat,
 )
@@ -158,7 +159,15 @@ def take_seat(record: TableRecord, command: TakeSeat, now: float) -> Decision:
 
 
 def seated(record: TableRecord, command: TakeSeat) -> TableRecord:
-    """The record with the newcomer seated: in a free seat, or (teams) in a side."""
+    """The record with the newcomer seated: in a free seat, or (teams) in a side. A browser holds
+    one place at a table (decided here, under the table's serial owner, so that two joins at
+    once from one browser cannot both pass)."""
+    if command.client_hash is not None:
+        held = mark_of(record, person_of_client(record, command.client_hash))
+        if held is not None:
+            raise Refused(
+                409, f"you already sit at this table as {held.upper()}", reason="already-seated"
+            )
     newcomer = SeatRecord(command.token_hash, command.client_hash)
     free = [mark for mark in MARKS if not seat(record, mark).taken]
     if command.side is not None and command.side in free:

@@ -204,14 +204,25 @@ class Hub:
 
     async def join(self, table_id: str, connection: Connection) -> None:
         audience = self._audiences.get(table_id)
-        if audience is None:
-            audience = self._audiences[table_id] = Audience(table_id, self._resync)
-            audience.unsubscribe = await self._pubsub.subscribe(
-                channel_of(table_id), audience.deliver
-            )
-            # A frame published while the subscription was being set up went unheard.
-            audience.catch_up()
+        if audience is not None:
+            audience.connections.add(connection)
+            return
+        audience = self._audiences[table_id] = Audience(table_id, self._resync)
+        # In the audience at once: sockets joining and leaving while the subscription is set
+        # up (Redis confirms it) must not leave it empty, and so forgotten, meanwhile.
         audience.connections.add(connection)
+        try:
+            unsubscribe = await self._pubsub.subscribe(channel_of(table_id), audience.deliver)
+        except BaseException:
+            if self._audiences.get(table_id) is audience:
+                del self._audiences[table_id]
+            raise
+        if self._audiences.get(table_id) is not audience:
+            await unsubscribe()  # every socket left meanwhile: nobody to deliver to
+            return
+        audience.unsubscribe = unsubscribe
+        # A frame published while the subscription was being set up went unheard.
+        audience.catch_up()
 
     async def leave(self, table_id: str, connection: Connection) -> None:
         audience = self._audiences.get(table_id)
