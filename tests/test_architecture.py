@@ -115,7 +115,7 @@ def test_no_script_over_500_lines(path: Path) -> None:
 # A table's decisions, pure like the rules library: no asyncio, no storage behind the records,
 # no pub/sub, no web framework, no async functions (see server/table/decision.py).
 PURE = ("decision", "commands", "events", "seats", "game", "rematch", "claim", "takeback", "clock")
-PURE += ("resign", "draw")
+PURE += ("resign", "draw", "reasons")
 PURE_MAY_IMPORT = {"__future__", "collections.abc", "dataclasses", "hmac", "typing", "tictactoe"}
 RECORDS = {"GameRecord", "MoveRecord", "SeatRecord", "TableRecord", "TakenBack"}
 
@@ -139,3 +139,41 @@ def test_a_tables_decisions_are_pure(name: str) -> None:
                 ), f"{name} imports {module}"
             else:
                 assert module in PURE_MAY_IMPORT, f"{name} imports {module}"
+
+
+# The README's direction: rules ← engine ← server; inside the server, storage and pub/sub ← table
+# ← web ← app. A layer may import its own and the layers before it, never one after it.
+LAYERS = [
+    ("tictactoe.rules",),
+    ("tictactoe.engine",),
+    ("tictactoe.server.storage", "tictactoe.server.pubsub"),
+    ("tictactoe.server.table",),
+    ("tictactoe.server.web",),
+    ("tictactoe.server.app",),
+]
+
+
+def layer_of(module: str) -> int | None:
+    for index, prefixes in enumerate(LAYERS):
+        if any(module == prefix or module.startswith(prefix + ".") for prefix in prefixes):
+            return index
+    return None
+
+
+def test_imports_follow_the_readmes_direction() -> None:
+    wrong = []
+    for module, imports in import_graph().items():
+        layer = layer_of(module)
+        if layer is None:
+            continue
+        for target in imports:
+            target_layer = layer_of(target)
+            if target_layer is not None and target_layer > layer:
+                wrong.append(f"{module} imports {target}")
+    assert not wrong, "against the README's direction:\n" + "\n".join(sorted(wrong))
+
+
+def test_the_direction_check_sees_a_wrong_import() -> None:
+    assert layer_of("tictactoe.server.table.actor") == 3
+    assert layer_of("tictactoe.server.web.api") == 4
+    assert layer_of("tictactoe.server.ops.limits") is None  # the ops folder sits beside them

@@ -3,40 +3,17 @@ open, spectators, authentication by token, message or cookie, presence, claim, r
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
-from tests.server.following import next_table
+from tests.server.following import error, receive_until, socket_url, table_frame
 
 from tictactoe.server.app import create_app
 from tictactoe.server.settings import Settings
 
 Frame = dict[str, Any]
-
-
-def receive_until(ws: Any, wanted: Callable[[Frame], bool], limit: int = 10) -> Frame:
-    """The first message that matches, skipping others (e.g. presence updates)."""
-    for _ in range(limit):
-        message: Frame = ws.receive_json()
-        if wanted(message):
-            return message
-    raise AssertionError("no matching message")
-
-
-def table_frame(ws: Any, wanted: Callable[[Frame], bool] = lambda t: True) -> Frame:
-    return next_table(ws, wanted)
-
-
-def error(ws: Any) -> Frame:
-    return receive_until(ws, lambda m: m["type"] == "error")
-
-
-def socket_url(players: Any, mark: str | None = None) -> str:
-    url = f"/api/tables/{players.id}/ws"
-    return url if mark is None else f"{url}?token={players.tokens[mark]}"
 
 
 def test_spectator_gets_the_table_at_once(players: Any, as_browser: Any) -> None:
@@ -45,7 +22,7 @@ def test_spectator_gets_the_table_at_once(players: Any, as_browser: Any) -> None
     assert message["type"] == "table"
     assert message["table"]["id"] == players.id
     assert message["table"]["version"] == players.table()["version"]
-    assert "can_claim_win" not in message["table"]
+    assert "can_claim_win" not in message and message["seat"] == "spectator"
 
 
 def test_move_reaches_opponent_and_spectators_with_the_next_version(
@@ -221,7 +198,7 @@ def test_claim_the_win_when_the_opponent_stays_away_on_their_turn(tmp_path: Path
                 x.send_json({"type": "claim"})
                 assert error(x)["status"] == 403
             # O left on their turn: after the wait, X is told and may claim.
-            table_frame(x, lambda t: t.get("can_claim_win") is True)
+            receive_until(x, lambda m: m["type"] == "table" and m.get("can_claim_win") is True)
             x.send_json({"type": "claim"})
             over = table_frame(x, lambda t: t["result"] is not None)
         assert (over["result"], over["ended_by"]) == ("x", "abandon")

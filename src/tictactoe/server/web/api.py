@@ -1,11 +1,13 @@
-"""The JSON API of CONTRACT.md: create a table, take a seat, read it, move, resign, rematch, claim.
+"""The tables' JSON API (documented at /docs): create a table, take a seat, read it, move, resign,
+rematch, claim, take back.
 
 Handlers only translate HTTP to `Table` commands: the table decides, and `Refused` becomes
-`{"status", "reason"?, "message"}` with its status.
+`{"status", "reason", "message"}` with its status.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Request
@@ -17,7 +19,6 @@ from tictactoe.server.ops.json_output import compact_json
 from tictactoe.server.ops.limits import client_address
 from tictactoe.server.table.actor import Table
 from tictactoe.server.table.commands import (
-    REACTIONS,
     AnswerTakeback,
     AskRematch,
     AskTakeback,
@@ -28,6 +29,7 @@ from tictactoe.server.table.commands import (
     Resign,
     TakeSeat,
 )
+from tictactoe.server.table.messages import REACTIONS, Reason
 from tictactoe.server.table.tables import NewTable, TableOptions
 from tictactoe.server.table.tokens import hash_secret, new_secret
 from tictactoe.server.web.identity import client_hash, site_base_url, tables_of
@@ -195,8 +197,8 @@ class TableView(BaseModel):
 
 class ErrorBody(BaseModel):
     status: int
-    message: str
-    reason: str | None = Field(None, description="for an illegal move: the rule it breaks")
+    reason: Reason = Field(description="the stable code of the refusal (see the reasons above)")
+    message: str = Field(description="the refusal in words, for a person")
     table: TableView | None = Field(None, description="for a stale version: the table now")
 
 
@@ -208,9 +210,11 @@ def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
 
 
 def refusal_response(refused: Refused) -> JSONResponse:
-    body: dict[str, Any] = {"status": refused.status, "message": refused.message}
-    if refused.reason is not None:
-        body["reason"] = refused.reason
+    body: dict[str, Any] = {
+        "status": refused.status,
+        "reason": refused.reason,
+        "message": refused.message,
+    }
     if refused.table is not None:
         body["table"] = refused.table
     headers = {"WWW-Authenticate": "Bearer"} if refused.status == 401 else None
@@ -227,7 +231,7 @@ async def _find(request: Request, table_id: str) -> Table:
     tables = tables_of(request)
     table = await tables.get(table_id)
     if table is None:
-        raise Refused(404, f"there is no table {table_id!r}")
+        raise Refused(404, f"there is no table {table_id!r}", "no-table")
     return table
 
 
@@ -241,7 +245,7 @@ def _require_watcher(
     if table.mark_of(person) is None:
         person = table.person_of_client(client_hash(request))
     if not table.may_watch(person):
-        raise Refused(409, "this table is private: only its players can see it", reason="private")
+        raise Refused(409, "this table is private: only its players can see it", "private")
 
 
 async def _person(
@@ -249,13 +253,13 @@ async def _person(
 ) -> str:
     """The seat token's person at this table: 401 without a valid token, 403 for another table's."""
     if credentials is None:
-        raise Refused(401, "an Authorization: Bearer <seat token> header is needed")
+        raise Refused(401, "an Authorization: Bearer <seat token> header is needed", "no-token")
     token_hash = hash_secret(credentials.credentials)
     if table.mark_of(token_hash) is not None:
         return token_hash
     if await tables_of(request).storage.find_table_by_token_hash(token_hash) is not None:
-        raise Refused(403, "that seat token is for another table")
-    raise Refused(401, "that seat token is not valid")
+        raise Refused(403, "that seat token is for another table", "wrong-table")
+    raise Refused(401, "that seat token is not valid", "bad-token")
 
 
 async def act_on_table(
@@ -368,97 +372,77 @@ async def play_move(
     return await act_on_table(request, table_id, credentials, PlayMove(body.move, body.version))
 
 
-@router.post(
-    "/tables/{table_id}/resign",
-    response_model=TableView,
-    responses=error_responses(401, 403, 404, 409),
-    summary="Resign",
+@dataclass(frozen=True)
+class Action:
+    """An action at a table that carries nothing but who acts (the seat token): its path under
+    `/api/tables/{table_id}/`, the command, and its documentation at /docs."""
+
+    path: str
+    command: Command
+    summary: str
+    doc: str
+    statuses: tuple[int, ...] = (401, 403, 404, 409)
+
+
+ACTIONS = (
+    Action("resign", Resign(), "Resign", "Ends the game: the opponent wins."),
+    Action(
+        "rematch",
+        AskRematch(),
+        "Ask for a rematch",
+        "Once both players asked (the computer always agrees), the next game starts with the "
+        "marks swapped: whoever was O moves first as X. The score carries over.",
+    ),
+    Action(
+        "claim",
+        ClaimWin(),
+        "Claim the win",
+        "Wins the game when the opponent has been disconnected on their turn long enough.",
+    ),
+    Action(
+        "takeback",
+        AskTakeback(),
+        "Ask to take back your last move",
+        "Asks the other side to agree to undo your last move (and their reply, if they have "
+        "moved since); the computer agrees at once. `403` (reason `takebacks-off`) when the "
+        "table does not allow takebacks, `409` when there is nothing to take back or a request "
+        "is pending.",
+    ),
+    Action(
+        "takeback/accept",
+        AnswerTakeback(accept=True),
+        "Agree to the other side's takeback",
+        "Undoes the asker's last move: the position before it is back, as a new version.",
+    ),
+    Action(
+        "takeback/decline",
+        AnswerTakeback(accept=False),
+        "Decline the other side's takeback",
+        "The request is dropped and the game goes on as it was.",
+    ),
 )
-async def resign(
-    table_id: str,
-    request: Request,
-    credentials: BearerToken,
-) -> Response:
-    """Ends the game: the opponent wins."""
-    return await act_on_table(request, table_id, credentials, Resign())
 
 
-@router.post(
-    "/tables/{table_id}/rematch",
-    response_model=TableView,
-    responses=error_responses(401, 403, 404, 409),
-    summary="Ask for a rematch",
-)
-async def rematch(
-    table_id: str,
-    request: Request,
-    credentials: BearerToken,
-) -> Response:
-    """Once both players asked (the computer always agrees), the next game starts with the
-    marks swapped: whoever was O moves first as X. The score carries over."""
-    return await act_on_table(request, table_id, credentials, AskRematch())
+def _add_action(action: Action) -> None:
+    """One `POST /api/tables/{table_id}/<path>` route doing `action` for the token's seat."""
+
+    async def act(table_id: str, request: Request, credentials: BearerToken) -> Response:
+        return await act_on_table(request, table_id, credentials, action.command)
+
+    act.__doc__ = action.doc
+    router.add_api_route(
+        f"/tables/{{table_id}}/{action.path}",
+        act,
+        methods=["POST"],
+        response_model=TableView,
+        responses=error_responses(*action.statuses),
+        summary=action.summary,
+        name=action.path.replace("/", "_"),
+    )
 
 
-@router.post(
-    "/tables/{table_id}/claim",
-    response_model=TableView,
-    responses=error_responses(401, 403, 404, 409),
-    summary="Claim the win",
-)
-async def claim(
-    table_id: str,
-    request: Request,
-    credentials: BearerToken,
-) -> Response:
-    """Wins the game when the opponent has been disconnected on their turn long enough."""
-    return await act_on_table(request, table_id, credentials, ClaimWin())
-
-
-@router.post(
-    "/tables/{table_id}/takeback",
-    response_model=TableView,
-    responses=error_responses(401, 403, 404, 409),
-    summary="Ask to take back your last move",
-)
-async def ask_takeback(
-    table_id: str,
-    request: Request,
-    credentials: BearerToken,
-) -> Response:
-    """Asks the other side to agree to undo your last move (and their reply, if they have
-    moved since); the computer agrees at once. `403` (reason `takebacks-off`) when the table
-    does not allow takebacks, `409` when there is nothing to take back or a request is pending."""
-    return await act_on_table(request, table_id, credentials, AskTakeback())
-
-
-@router.post(
-    "/tables/{table_id}/takeback/accept",
-    response_model=TableView,
-    responses=error_responses(401, 403, 404, 409),
-    summary="Agree to the other side's takeback",
-)
-async def accept_takeback(
-    table_id: str,
-    request: Request,
-    credentials: BearerToken,
-) -> Response:
-    """Undoes the asker's last move: the position before it is back, as a new version."""
-    return await act_on_table(request, table_id, credentials, AnswerTakeback(accept=True))
-
-
-@router.post(
-    "/tables/{table_id}/takeback/decline",
-    response_model=TableView,
-    responses=error_responses(401, 403, 404, 409),
-    summary="Decline the other side's takeback",
-)
-async def decline_takeback(
-    table_id: str,
-    request: Request,
-    credentials: BearerToken,
-) -> Response:
-    """The request is dropped and the game goes on as it was."""
-    return await act_on_table(request, table_id, credentials, AnswerTakeback(accept=False))
+for _action in ACTIONS:
+    _add_action(_action)
 
 
 @router.post(
