@@ -7,7 +7,8 @@ import contextlib
 import importlib
 import json
 import logging
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -52,9 +53,10 @@ log = logging.getLogger(__name__)
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
+def create_app(settings: Settings | None = None, clock: Callable[[], float] = time.time) -> FastAPI:
     """The web site. Storage and pub/sub open at start-up (migrating the database) and close at
-    shutdown: run it under uvicorn, or in tests inside the ASGI lifespan."""
+    shutdown: run it under uvicorn, or in tests inside the ASGI lifespan. `clock` is the tables'
+    time (tests inject one, so that no clock test waits on the wall clock)."""
     settings = settings or Settings()
 
     @asynccontextmanager
@@ -70,7 +72,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if presence is not None:
             await presence.start()
         app.state.settings = settings
-        tables = app.state.tables = Tables(storage, pubsub, settings, computer, presence=presence)
+        tables = app.state.tables = Tables(
+            storage, pubsub, settings, computer, clock=clock, presence=presence
+        )
         # Scale-out: sockets catch up from the database when Redis may have dropped frames.
         app.state.hub = Hub(pubsub, resync=tables.latest_envelope if tables.shared else None)
         hub = app.state.hub
