@@ -97,3 +97,28 @@ def test_the_english_status_has_no_isolates(new_context: NewContext) -> None:
     page.goto(with_lang(url, "en"))
     expect(page.locator("[data-status]")).to_contain_text("O to move")
     assert "\u2068" not in page.locator("[data-status]").inner_text()
+
+
+def test_on_a_right_to_left_page_the_arrow_keys_follow_the_step_buttons(
+    new_context: NewContext,
+) -> None:
+    """The step buttons run right to left there (Start at the right), so ← steps forward."""
+    host, guest = new_context().request, new_context().request
+    created = host.post("/api/tables", data={"variant": "standard", "first": "me"}).json()
+    joined = guest.post(f"/api/tables/{created['id']}/seats").json()
+    tokens = {created["seat"]: created["token"], joined["seat"]: joined["token"]}
+    for ply, move in enumerate(("a1", "a2", "b1", "b2", "c1")):
+        bearer = {"Authorization": f"Bearer {tokens['xo'[ply % 2]]}"}
+        host.post(f"/api/tables/{created['id']}/moves", data={"move": move}, headers=bearer)
+    page = new_context().new_page()
+    page.goto(f"/t/{created['id']}/games/1?lang=he")
+    review = page.locator("[data-review-page]")
+    page.keyboard.press("Home")
+    expect(review).to_have_attribute("data-ply", "0")
+    page.keyboard.press("ArrowLeft")
+    expect(review).to_have_attribute("data-ply", "1")
+    page.keyboard.press("ArrowRight")
+    expect(review).to_have_attribute("data-ply", "0")
+    start = page.locator("[data-step=first]").bounding_box()
+    end = page.locator("[data-step=last]").bounding_box()
+    assert start is not None and end is not None and start["x"] > end["x"]

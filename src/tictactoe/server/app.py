@@ -38,11 +38,11 @@ from tictactoe.server.table.tables import Tables
 from tictactoe.server.web import (
     api,
     levels_api,
+    message_docs,
     people_api,
     review_api,
     review_pages,
     share,
-    websocket,
 )
 from tictactoe.server.web.connections import Hub
 from tictactoe.server.web.error_pages import error_page, wants_a_page
@@ -102,7 +102,7 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] = ti
         title="Tic-Tac-Toe tables",
         version=_version(),
         description="Play Tic-Tac-Toe and Ultimate Tic-Tac-Toe with a friend by link.\n"
-        + websocket.MESSAGES,
+        + message_docs.markdown(),
         lifespan=lifespan,
     )
     # Outermost last: proxy headers first (the client's real address and scheme), then the
@@ -127,10 +127,10 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] = ti
     app.include_router(review_api.router, prefix="/api")
     app.include_router(share.router)
     app.include_router(review_pages.router)
+    app.include_router(message_docs.router)
     app.include_router(puzzle_api.router, prefix="/api")
     app.include_router(hint_api.router, prefix="/api")
     app.include_router(learning_pages.router)
-    app.include_router(websocket.router)
     app.include_router(health.router)
     _include_pages(app)
     return app
@@ -191,7 +191,11 @@ async def _storage_unavailable(request: Request, error: Exception) -> Response:
     if wants_a_page(request):
         return error_page(request, 503)
     return JSONResponse(
-        {"status": 503, "message": "the database is unreachable right now; try again shortly"},
+        {
+            "status": 503,
+            "reason": "database-unavailable",
+            "message": "the database is unreachable right now; try again shortly",
+        },
         status_code=503,
         headers={"Retry-After": "2"},
     )
@@ -211,14 +215,21 @@ async def _invalid_request(request: Request, error: Exception) -> JSONResponse:
     errors: list[dict[str, Any]] = [dict(e) for e in error.errors()]
     if any(e.get("type") == "json_invalid" for e in errors):
         return JSONResponse(
-            {"status": 400, "message": "the request body is not valid JSON"}, status_code=400
+            {"status": 400, "reason": "bad-json", "message": "the request body is not valid JSON"},
+            status_code=400,
         )
     parts = []
     for e in errors:
         where = ".".join(str(p) for p in e.get("loc", ()) if p != "body") or "body"
         parts.append(f"{where}: {e.get('msg', 'invalid')}")
     return JSONResponse(
-        {"status": 422, "message": "; ".join(parts), "detail": _plain(errors)}, status_code=422
+        {
+            "status": 422,
+            "reason": "bad-request",
+            "message": "; ".join(parts),
+            "detail": _plain(errors),
+        },
+        status_code=422,
     )
 
 

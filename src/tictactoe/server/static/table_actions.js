@@ -47,7 +47,7 @@ export class Actions {
       const button = event.target.closest("button[data-reaction]");
       if (button) send({ type: "react", reaction: button.dataset.reaction });
     });
-    els.join.addEventListener("click", () => this.join(tableId, say));
+    els.join.addEventListener("click", () => this.join(tableId, send, say));
     this.wireShare($("[data-copy]"), $("[data-share]"), announce);
     this.reactionTimer = null;
   }
@@ -58,7 +58,7 @@ export class Actions {
     this.els.resign.textContent = t("Resign");
   }
 
-  render(tbl, seat, connected) {
+  render(tbl, seat, connected, canClaim) {
     const { els } = this;
     const over = isOver(tbl);
     const player = isPlayerSeat(seat);
@@ -92,7 +92,7 @@ export class Actions {
       : t("Ask to take back your move");
     if (tbl.url && els.shareLink.value !== tbl.url) els.shareLink.value = tbl.url;
     this.trackAway(tbl, seat, player && !over);
-    this.latest = { tbl, player, over };
+    this.latest = { tbl, player, over, canClaim };
     this.renderCountdown();
   }
 
@@ -109,8 +109,8 @@ export class Actions {
 
   renderCountdown() {
     const { els } = this;
-    const { tbl, player, over } = this.latest ?? {};
-    const claimable = Boolean(tbl && player && !over && tbl.can_claim_win);
+    const { tbl, player, over, canClaim } = this.latest ?? {};
+    const claimable = Boolean(tbl && player && !over && canClaim);
     els.claim.hidden = !claimable;
     els.countdown.hidden = !claimable && !this.away;
     if (claimable) els.countdown.textContent = t("Your opponent left. You can claim the win now.");
@@ -133,7 +133,7 @@ export class Actions {
     }, 5000);
   }
 
-  async join(tableId, say) {
+  async join(tableId, send, say) {
     const { join } = this.els;
     join.disabled = true;
     try {
@@ -143,13 +143,15 @@ export class Actions {
         headers: { Accept: "application/json" },
       });
       if (response.ok) {
-        // The seat is bound to this browser's cookie: a fresh page load renders it as ours.
-        location.reload();
+        const { token } = await response.json();
+        // The socket plays the seat from now on, and the server's next frame names it. A team
+        // member's place in their side is drawn by the page itself: a fresh load renders it.
+        if (this.latest?.tbl?.teams || !send({ type: "auth", token })) location.reload();
+        else join.hidden = true;
         return;
       }
-      say(response.status === 409 ? t("That seat has just been taken.")
-        : [429, 503].includes(response.status) ? errorText(response.status, null)
-        : t("Something went wrong. Please try again."));
+      const refusal = await response.json().catch(() => ({}));
+      say(errorText(refusal.reason));
     } catch {
       say(t("Something went wrong. Please try again."));
     }
