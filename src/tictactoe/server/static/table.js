@@ -1,16 +1,16 @@
 // The table page: draws the table the server sends over the WebSocket and reports clicks. It has
 // no rules of its own: legal moves, where a move sends the opponent, won boards and winning lines
 // all come from the server.
-import { Board, other, smallBoardOf } from "./board.js";
+import { Board, other, smallBoardOf, whereToPlay } from "./board.js";
 import { RovingFocus, input } from "./board_keys.js";
 import { t } from "./strings.js";
 import { Actions } from "./table_actions.js";
 import { Connection } from "./table_connection.js";
 import { Company } from "./table_company.js";
-import { Clocks, renderPlayers } from "./table_people.js";
+import { Clocks, renderPlayers, renderStrips } from "./table_people.js";
 import {
-  computerThinking, describeChange, errorText, isOver, isPlayerSeat, outcome, pendingText, settingsText, statusText,
-  takebackDeclined, waitingText,
+  computerThinking, describeChange, errorText, freeSeat, isOver, isPlayerSeat, outcome, pendingText, settingsText,
+  statusText, takebackDeclined, waitingText,
 } from "./table_text.js";
 
 const page = document.querySelector("[data-table-page]");
@@ -95,22 +95,44 @@ function viewerSeat(next) {
 
 // ---- drawing ------------------------------------------------------------------------------------
 
+// A friend's table plays once both seats are taken: until then the link to send lies over the board.
+const waitingForFriend = (tbl) => tbl.opponent === "friend" && !tbl.teams && Boolean(freeSeat(tbl)) && !isOver(tbl);
+
 function render(tbl) {
   const myTurn = !isOver(tbl) && isPlayerSeat(seat) && tbl.turn === seat;
-  const canPlay = myTurn && !connection.outgoing && connection.connected;
+  const canPlay = myTurn && !connection.outgoing && connection.connected && !waitingForFriend(tbl);
   board.render(tbl, { legal: canPlay ? tbl.legal_moves : [] });
+  // Your mark at once, drawn pending until the server has it.
+  const pending = connection.outgoing && board.cells.get(connection.outgoing.move);
+  if (pending) {
+    pending.textContent = seat.toUpperCase();
+    pending.dataset.mark = seat;
+    pending.classList.add("pending");
+  }
+  for (const cell of boardEl.querySelectorAll(".cell.pending")) {
+    if (cell !== pending) cell.classList.remove("pending");
+  }
+  boardEl.dataset.connection = connection.connected ? "open" : "reconnecting";
+  page.classList.toggle("reconnecting", !connection.connected);
   boardEl.dataset.seat = seat;
   boardEl.classList.toggle("my-turn", myTurn);
+  // Whose turn, on the board itself: the playable frame in the mover's colour, muted while the
+  // opponent thinks (the stylesheet's .their-turn).
+  boardEl.classList.toggle("their-turn", !isOver(tbl) && isPlayerSeat(seat) && tbl.opponent !== "here" && !myTurn);
   keys.update();
-  const extra = waitingText(tbl, seat) || pendingText(tbl, seat);
-  statusEl.textContent = extra ? `${statusText(tbl, seat)} · ${extra}` : statusText(tbl, seat);
+  const extra = pendingText(tbl, seat);
+  statusEl.textContent = !connection.connected && !isOver(tbl) ? t("Reconnecting…")
+    : waitingForFriend(tbl) ? waitingText(tbl, seat)
+    : extra ? `${statusText(tbl, seat)} · ${extra}` : statusText(tbl, seat);
   barEl.dataset.outcome = outcome(tbl, seat);
   statusEl.classList.toggle("thinking", computerThinking(tbl));
   renderPlayers(page, tbl, seat, myMember);
+  renderStrips(page, tbl, seat);
   actions.render(tbl, seat, connection.connected);
   company.render(tbl, seat);
   clocks.render();
   settingsEl.textContent = settingsText(tbl);
+  revealBar();
   if (document.hidden && myTurn && !wasMyTurn) document.title = `● ${t("Your move")} · ${baseTitle}`;
   wasMyTurn = myTurn;
 }
@@ -131,8 +153,14 @@ function announce(text) {
 let noticeTimer = null;
 function notice(text) {
   noticeEl.textContent = text;
+  revealBar();
   clearTimeout(noticeTimer);
-  noticeTimer = setTimeout(() => { noticeEl.textContent = ""; }, 6000);
+  noticeTimer = setTimeout(clearNotice, 6000);
+}
+
+function clearNotice() {
+  clearTimeout(noticeTimer);
+  noticeEl.textContent = "";
 }
 
 function showDatabaseDown() {
@@ -150,17 +178,65 @@ function accept(next) {
   const still = outgoing && next.version === outgoing.version && next.turn === seat
     && !isOver(next) && next.legal_moves.includes(outgoing.move);
   if (!still) connection.dropOutgoing();
+  else if (outgoing.unsure) {
+    // Back after a drop and the move has not landed: send it again (for the same version).
+    outgoing.unsure = false;
+    connection.send({ type: "move", move: outgoing.move, version: outgoing.version });
+  }
   if (!connection.outgoing && connection.databaseDown) {
     connection.databaseDown = false;
     connectionEl.textContent = "";
   }
   render(next);
-  if (takebackDeclined(previous, next, seat)) notice(t("Your opponent declined the takeback."));
+  answers(previous, next);
   // A rematch starts the new game where the players can see it.
   if (previous && next.game !== previous.game) boardEl.scrollIntoView({ block: "nearest" });
   const message = describeChange(previous, next, seat);
   if (message) announce(message);
 }
+
+// Something new to answer or read in the bar (a question, the rematch, the claim, a notice): on a
+// small screen the page scrolls just enough to show it above the thumb bar.
+let barShown = "";
+function revealBar() {
+  const shown = [...barEl.querySelectorAll(".prompt, [data-rematch], [data-claim], [data-claim-countdown], [data-notice]")]
+    .filter((el) => !el.hidden && el.textContent.trim()).map((el) => el.className).join();
+  if (shown && shown !== barShown) barEl.scrollIntoView({ block: "nearest" });
+  barShown = shown;
+}
+
+// The answers to this player's questions, shown in the bar where they look.
+function answers(previous, next) {
+  if (!previous || !isPlayerSeat(seat) || next.game !== previous.game) return;
+  const asked = previous.takeback_asked_by === seat;
+  if (next.takeback_asked_by === seat && !asked) clearNotice(); // a new question: the old answer goes
+  if (takebackDeclined(previous, next, seat)) notice(t("Your opponent declined the takeback."));
+  else if (asked && next.moves.length < previous.moves.length) notice(t("Move taken back."));
+  else if (asked && next.takeback_asked_by === null && next.moves.length > previous.moves.length) {
+    notice(t("Your opponent played on: your takeback request lapsed."));
+  }
+}
+
+// A tap on a cell that cannot be played says why, and where to play instead.
+boardEl.addEventListener("pointerup", (event) => {
+  const cell = event.target.closest?.("button[data-move]");
+  if (!cell || !cell.disabled || !table || isOver(table) || !isPlayerSeat(seat)) return;
+  if (table.opponent === "computer" && table.turn !== seat) return; // the thinking sign says it
+  if (waitingForFriend(table)) return;
+  let text;
+  if (!connection.connected) text = t("Reconnecting…");
+  else if (table.turn !== seat) text = t("Your opponent's move");
+  else if (cell.dataset.mark) text = t("That cell is taken.");
+  else if (table.variant === "ultimate") {
+    text = t("{status} — {where}", { status: t("Not this cell"), where: whereToPlay(table) });
+    for (const small of boardEl.querySelectorAll(".small-board.playable")) {
+      small.classList.remove("pulse");
+      void small.offsetWidth;
+      small.classList.add("pulse");
+    }
+  }
+  if (text) notice(text);
+});
 
 // ---- playing ------------------------------------------------------------------------------------
 

@@ -18,6 +18,7 @@ export class Company {
     this.codeEl = page.querySelector("[data-code]");
     this.drawButton = page.querySelector("[data-draw]");
     this.drawSlot = page.querySelector("[data-draw-slot]");
+    this.drawPrompt = page.querySelector("[data-draw-prompt]");
     this.sounds = new Sounds(page.querySelector("[data-sound]"));
     this.previous = null;
     this.lowWarned = null;
@@ -30,6 +31,8 @@ export class Company {
       if (this.send(message)) localStorage.setItem(NAME_KEY, name);
     });
     this.drawButton?.addEventListener("click", () => this.send({ type: "draw" }));
+    page.querySelector("[data-draw-accept]")?.addEventListener("click", () => this.send({ type: "draw" }));
+    page.querySelector("[data-draw-decline]")?.addEventListener("click", () => this.send({ type: "decline-draw" }));
   }
 
   render(tbl, seat) {
@@ -62,12 +65,15 @@ export class Company {
     const offer = tbl.draw_offer;
     const mineOffered = offer === seat && tbl.opponent !== "here";
     this.drawButton.disabled = mineOffered;
-    this.drawButton.textContent = mineOffered ? t("Draw offered: waiting for your opponent")
-      : offer && offer !== seat ? t("Accept the draw") : t("Offer a draw");
+    this.drawButton.textContent = offer && offer !== seat ? t("Accept the draw") : t("Offer a draw");
+    if (this.drawPrompt) this.drawPrompt.hidden = !(live && offer && offer !== seat && tbl.opponent !== "here");
     this.drawButton.classList.toggle("primary", Boolean(offer) && offer !== seat);
     const declined = previous && previous.draw_offer === seat && offer === null && !isOver(tbl)
       && tbl.moves.length === previous.moves.length && tbl.game === previous.game;
     if (declined) this.say(t("Your opponent declined the draw."));
+    const lapsed = previous && player && previous.draw_offer === seat && offer === null && !isOver(tbl)
+      && tbl.moves.length > previous.moves.length && tbl.game === previous.game;
+    if (lapsed) this.say(t("Your opponent played on: your draw offer lapsed."));
   }
 
   playSounds(previous, tbl, seat) {

@@ -16,6 +16,7 @@ from tictactoe.server.ops.json_output import compact_json
 from tictactoe.server.storage import StorageUnavailableError
 from tictactoe.server.table.actor import Table
 from tictactoe.server.table.commands import (
+    AnswerDraw,
     AnswerTakeback,
     AskRematch,
     AskTakeback,
@@ -62,7 +63,7 @@ Client → server:
 - `resign`, `rematch`, `claim`, `takeback`, `accept-takeback`, `decline-takeback`: as the HTTP
   API.
 - `name` (`name`, and `side` at a table played on one device): the player's display name.
-- `draw`: offers a draw, or accepts the opponent's offer.
+- `draw`: offers a draw, or accepts the opponent's offer; `decline-draw` turns it down.
 - `react` (`reaction`): one of `good-move`, `wow`, `good-game`, `oops`, `thinking`.
 - `sync` (`version`?, the last one the client has): asks for the whole table (after a gap in
   versions, or on reconnecting).
@@ -135,6 +136,8 @@ class TableSocket:
             await self.table.apply(SetName(clean_name(name), side), person)
         elif kind == "draw":
             await self.table.apply(OfferDraw(), person)
+        elif kind == "decline-draw":
+            await self.table.apply(AnswerDraw(accept=False), person)
         elif kind == "react":
             reaction = message.get("reaction")
             if not isinstance(reaction, str):
