@@ -167,3 +167,70 @@ def test_a_move_made_offline_is_drawn_at_once_and_lands_within_3_s_of_the_networ
     assert time.monotonic() - back <= 3.0
     # The opponent is told of a disconnection, never that the player "left".
     assert "left" not in guest.locator("[data-claim-countdown]").inner_text()
+
+
+def test_quick_pairing_looks_for_an_opponent_then_opens_the_board_with_a_moment(
+    new_context: NewContext,
+) -> None:
+    first = new_context(**phone(360)).new_page()
+    first.goto("/?variant=ultimate&clock=5%2B3")
+    first.locator("[data-start=someone]").click()
+    first.wait_for_url("**/t/*")
+    looking = first.locator("[data-looking]")
+    expect(looking).to_be_visible()
+    expect(looking).to_contain_text("Looking for an opponent…")
+    expect(first.locator("[data-invite]")).to_be_hidden()  # no friend, no link to send
+    expect(first.locator("[data-cancel]")).to_have_attribute("href", "/")
+    second = new_context(**phone(360)).new_page()
+    second.goto("/?variant=ultimate&clock=5%2B3")
+    second.locator("[data-start=someone]").click()
+    second.wait_for_url(first.url)
+    expect(looking).to_be_hidden()
+    expect(first.locator("[data-announcer]")).to_contain_text("Your opponent is here")
+    expect(first.locator("[data-notice]")).to_have_text("Your opponent is here.")
+    for page in (first, second):
+        mine = page.locator("[data-board]").get_attribute("data-seat")
+        expect(page.locator(f"[data-strip={mine}] [data-strip-name]")).to_have_text("You")
+    seats = {page.locator("[data-board]").get_attribute("data-seat") for page in (first, second)}
+    assert seats == {"x", "o"}
+
+
+def test_the_computer_takes_a_visible_moment_and_gets_no_reactions_or_draw_offers(
+    new_context: NewContext,
+) -> None:
+    context = new_context(**phone(360))
+    table = create(context.request, opponent="computer", level="easy")
+    page = context.new_page()
+    page.goto(table["url"])
+    expect(page.locator("[data-reactions]")).to_be_hidden()
+    page.locator("[data-board] [data-move=e5]").tap()
+    started = time.monotonic()
+    expect(page.locator("[data-status]")).to_have_class("status thinking")
+    expect(page.locator("[data-board] [data-mark=o]")).to_have_count(1, timeout=10_000)
+    assert time.monotonic() - started >= 0.5
+    expect(page.locator("[data-draw-slot]")).to_be_hidden()
+    expect(page.locator("[data-reactions]")).to_be_hidden()
+
+
+def test_one_device_names_the_sides_and_a_spectator_is_told_they_watch(
+    new_context: NewContext,
+) -> None:
+    context = new_context(**phone(320))
+    table = create(context.request, opponent="here")
+    here = context.new_page()
+    here.goto(table["url"])
+    expect(here.locator("[data-strip=x] [data-strip-name]")).to_have_text("Player X")
+    expect(here.locator("[data-strip=o] [data-strip-name]")).to_have_text("Player O")
+    here.locator("[data-board] [data-move=e5]").tap()
+    expect(here.locator("[data-board] [data-move=e5]")).to_have_text("X")
+    text = here.locator("main").inner_text()
+    assert "Your opponent" not in text and "You\n" not in text
+    expect(here.locator("[data-share-card]")).to_be_hidden()
+    # A full table's visitor: a badge and a word that they are watching.
+    hosts, guests = new_context(**phone(360)), new_context(**phone(360))
+    full = create(hosts.request)
+    join(guests.request, full)
+    visitor = new_context(**phone(360)).new_page()
+    visitor.goto(full["url"])
+    expect(visitor.locator("[data-watching]")).to_be_visible()
+    expect(visitor.locator("[data-notice]")).to_have_text("You are watching this table.")

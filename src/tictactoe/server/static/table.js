@@ -24,6 +24,7 @@ const connectionEl = page.querySelector("[data-connection]");
 const errorEl = page.querySelector("[data-error]");
 const announcer = page.querySelector("[data-announcer]");
 const settingsEl = page.querySelector("[data-settings]");
+const watchingEl = page.querySelector("[data-watching]");
 const myMember = page.dataset.member === "" ? null : Number(page.dataset.member);
 const baseTitle = document.title;
 
@@ -33,7 +34,7 @@ let seatGame = null; // the game number `seat` was last known for
 let wasMyTurn = false;
 
 const connection = new Connection(tableId, {
-  table: (next) => accept(next),
+  table: (next) => deliver(next),
   reaction: (message) => actions.showReaction(message),
   error: (message, aboutDatabase) => {
     if (message.status === 503 && aboutDatabase) showDatabaseDown();
@@ -132,6 +133,7 @@ function render(tbl) {
   company.render(tbl, seat);
   clocks.render();
   settingsEl.textContent = settingsText(tbl);
+  watchingEl.hidden = seat !== "spectator";
   revealBar();
   if (document.hidden && myTurn && !wasMyTurn) document.title = `● ${t("Your move")} · ${baseTitle}`;
   wasMyTurn = myTurn;
@@ -167,6 +169,21 @@ function showDatabaseDown() {
   connectionEl.textContent = t("The server cannot reach its database: retrying…");
 }
 
+// The computer's reply is shown at least MIN_THINK ms after its turn began, with the thinking
+// sign meanwhile: an instant reply is easy to miss. Frames keep their order while one waits.
+const MIN_THINK = 700;
+let computerTurnSince = null;
+let held = Promise.resolve();
+function deliver(next) {
+  held = held.then(() => {
+    const computerMoved = table && computerThinking(table) && next.game === table.game
+      && next.moves.length > table.moves.length;
+    const wait = computerMoved && computerTurnSince !== null ? MIN_THINK - (performance.now() - computerTurnSince) : 0;
+    if (wait <= 0) return accept(next);
+    return new Promise((done) => setTimeout(() => { accept(next); done(); }, wait));
+  });
+}
+
 function accept(next) {
   if (table && next.version < table.version) return; // an older state that arrived late
   const previous = table;
@@ -188,7 +205,9 @@ function accept(next) {
     connectionEl.textContent = "";
   }
   render(next);
+  computerTurnSince = computerThinking(next) ? (computerThinking(previous ?? {}) ? computerTurnSince : performance.now()) : null;
   answers(previous, next);
+  arrivals(previous, next);
   // A rematch starts the new game where the players can see it.
   if (previous && next.game !== previous.game) boardEl.scrollIntoView({ block: "nearest" });
   const message = describeChange(previous, next, seat);
@@ -203,6 +222,26 @@ function revealBar() {
     .filter((el) => !el.hidden && el.textContent.trim()).map((el) => el.className).join();
   if (shown && shown !== barShown) barEl.scrollIntoView({ block: "nearest" });
   barShown = shown;
+}
+
+// The moments of arriving: the opponent taking the free seat (a sound, the tab's title, a line for
+// screen readers), your mark in a new game, and a visitor at a full table told they watch.
+function arrivals(previous, next) {
+  if (!previous) {
+    if (seat === "spectator" && !freeSeat(next) && next.opponent === "friend") notice(t("You are watching this table."));
+    return;
+  }
+  if (!isPlayerSeat(seat) || next.opponent !== "friend") return;
+  if (freeSeat(previous) && !freeSeat(next) && !next.teams) {
+    const yours = next.turn === seat && !isOver(next);
+    company.sounds.play("turn");
+    notice(t("Your opponent is here."));
+    announce(yours ? t("Your opponent is here: your move") : t("Your opponent is here."));
+    if (document.hidden) document.title = `● ${yours ? t("Your opponent is here: your move") : t("Your opponent is here.")} · ${baseTitle}`;
+  }
+  if (next.game !== previous.game && seatGame === next.game) {
+    notice(t("You play {mark} this game.", { mark: seat.toUpperCase() }));
+  }
 }
 
 // The answers to this player's questions, shown in the bar where they look.

@@ -21,6 +21,7 @@ export class Actions {
       reactionShown: $("[data-reaction-shown]"), takeback: $("[data-takeback]"), takebackPrompt: $("[data-takeback-prompt]"),
       review: $("[data-review-link]"), countdown: $("[data-claim-countdown]"), layout: $(".table-layout"),
       shareLater: $("[data-share-later]"), boardWrap: $("[data-board-wrap]"),
+      looking: $("[data-looking]"), invite: $("[data-invite]"),
     };
     this.tableId = tableId;
     this.claimAfter = Number(page.dataset.claimAfter) || 60;
@@ -84,7 +85,12 @@ export class Actions {
     if (waiting && els.shareCard.parentElement !== els.boardWrap) els.boardWrap.append(els.shareCard);
     if (!waiting && els.shareCard.nextElementSibling !== els.shareLater) els.shareLater.before(els.shareCard);
     els.shareCard.classList.toggle("over-board", waiting);
-    els.reactions.hidden = !player;
+    // An open table (Play someone now, or listed for anyone): nobody to send a link to; say that
+    // a stranger is being looked for, with a way out.
+    const looking = waiting && Boolean(tbl.public);
+    els.looking.hidden = !looking;
+    els.invite.hidden = looking;
+    els.reactions.hidden = !player || tbl.opponent === "computer" || tbl.opponent === "here";
     for (const button of els.reactions.querySelectorAll("button")) button.disabled = !connected;
     const open = tbl.takebacks && player && !over;
     const asked = tbl.takeback_asked_by;

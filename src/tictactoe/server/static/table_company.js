@@ -60,7 +60,8 @@ export class Company {
     if (!this.drawButton) return;
     const player = isPlayerSeat(seat);
     const seated = tbl.seats?.x?.taken && tbl.seats?.o?.taken;
-    const live = player && seated && !isOver(tbl) && tbl.moves.length > 0;
+    // No draw offers to the computer: it plays on, as a person would be asked to.
+    const live = player && seated && !isOver(tbl) && tbl.moves.length > 0 && tbl.opponent !== "computer";
     this.drawSlot.hidden = !live;
     const offer = tbl.draw_offer;
     const mineOffered = offer === seat && tbl.opponent !== "here";
