@@ -7,13 +7,16 @@ error bar.
     uv run --frozen python bench/ladder.py --games 20 --think-ms 100
     uv run --frozen python bench/ladder.py --pairs "mcts(c=0.5):mcts(c=1.0)" --think-ms 30
 
-A player is a level (`easy`, `medium`, `hard`, `max`), `baseline` (`max` before the value
+A player is a level (`tictactoe.engine.LEVELS`, `novice` to `max`), `random` (a legal move at
+random: a newcomer tapping anywhere), `baseline` (`max` before the value
 network, `player.baseline_move`), `uct` (random playouts, no solver, the same time as `max`),
 `max(key=value,...)` (`max` with its own kept tree and other settings: `v` share of the value
 network, `a` its minimax share (`mcts.run_iterations`), `c` exploration, `style` playout bits
 (`fast_playout`), `policy`, `prior`, `expand`, `d` a draw's score, `p` the network's share in a
 new child's starting score, `t` a factor on its think time, `net` a weights file for its
-network instead of the shipped one), or
+network instead of the shipped one, `n` a fixed number of iterations a move instead of the
+clock, on a new tree each move: `max(n=50000)` is about what `max` searches in 100 ms of a free
+core, a yardstick that a busy machine does not weaken), or
 `mcts(key=value,...)` with
 keys `c` (exploration), `policy` (0 random, 1 informed, 2 careful, 3 no free choices, 4 always
 takes small boards), `solver` (0 off, 1 the baseline's, 2 exact), `prior` (virtual visits of
@@ -34,7 +37,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import tictactoe
-from tictactoe.engine import best_move, player, warm_up
+from tictactoe.engine import LEVELS, best_move, player, warm_up
 from tictactoe.engine import ultimate_search as us
 from tictactoe.engine import value_net as vn
 from tictactoe.engine.kept_tree import KeptTree
@@ -48,8 +51,10 @@ Player = Callable[[tictactoe.Game, int], str]
 
 
 def make_player(spec: str, think_ms: int) -> Player:
-    if spec in ("easy", "medium", "hard", "max"):
+    if spec in LEVELS:
         return lambda game, seed: best_move(game, spec, think_ms=think_ms)
+    if spec == "random":
+        return lambda game, seed: random.Random(seed).choice(game.legal_moves())
     if spec == "baseline":
         return lambda game, seed: baseline_move(game, think_ms=think_ms)
     if spec.startswith("max(") and spec.endswith(")"):
@@ -58,6 +63,7 @@ def make_player(spec: str, think_ms: int) -> Player:
         mix = float(options.pop("v", player.MAX_VALUE_MIX))
         scale = float(options.pop("t", 1.0))
         net = vn.Weights(Path(options.pop("net"))) if "net" in options else None
+        fixed = int(options.pop("n", 0))
         names = {"c": "exploration", "a": "alpha", "policy": "policy", "style": "style"}
         names.update(prior="prior", expand="expand", d="draw_score", p="net_prior")
         settings = {names[k]: (float(v) if k in "cadp" else int(v)) for k, v in options.items()}
@@ -69,9 +75,13 @@ def make_player(spec: str, think_ms: int) -> Player:
             shipped = vn.weights()
             vn.use_weights(net or shipped)
             try:
-                result = player._max_search(
-                    game, state, think_ms, None, seed, deadline, mix, kept, **settings
-                )
+                if fixed:  # a fixed number of iterations, a new tree each move
+                    options = {**player.MAX_SETTINGS, **settings}
+                    result = us.search(state, iterations=fixed, seed=seed, value_mix=mix, **options)
+                else:
+                    result = player._max_search(
+                        game, state, think_ms, None, seed, deadline, mix, kept, **settings
+                    )
             finally:
                 vn.use_weights(shipped)
             return ultimate_cell_name(result.cell)

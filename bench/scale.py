@@ -1,23 +1,30 @@
 """The load of bench/server.py against the embedded setup and the scale-out one, side by side.
 
     uv run python bench/scale.py [--tables 300] [--rate 300] [--seconds 10] [--flood 3000]
+                                 [--processes 2] [--generators 4]
 
-Three setups, all up at once, driven by bench/server.py's players (imported): one process on
-SQLite; one process on PostgreSQL + Redis; two processes on PostgreSQL + Redis, each player's
-socket on a random one of them (so about half of all moves cross from one process to the other
-through Redis). PostgreSQL (its default, durable settings) and Redis are private servers started
-here on free ports, like the tests' (tests/scaleout/services.py). Each setup has two sets of
-tables: one offered `--rate` moves/s (latency under a sustained load), one flooded with `--flood`
-moves/s (the throughput it can reach). Only one set plays at a time, in rounds that rotate through
-all of them, so that other work on a shared machine falls on each alike. Prints moves/s and p99 for
-each, and the growth from one process to two.
+Three setups, all up at once, driven by bench/server.py's load generators (bench/load.py): one
+process on SQLite; one process on PostgreSQL + Redis; `--processes` processes on PostgreSQL +
+Redis, each player's socket on a random one of them (so most moves cross from one process to
+another through Redis). PostgreSQL (its default, durable settings) and Redis are private servers
+started here on free ports, like the tests' (tests/scaleout/services.py). Each setup has two sets
+of tables: one offered `--rate` moves/s (latency under a sustained load), one flooded with
+`--flood` moves/s (the throughput it can reach). Only one set plays at a time, in rounds that
+rotate through all of them, so that other work on a shared machine falls on each alike. Prints
+moves/s, p99 and the longest loop stall for each, and the growth from one process to several.
+
+With `--kill-one`, one process of the last setup is killed (SIGKILL) halfway through the flooded
+set's last round; its players' sockets drop, the others play on. Then every table's state as the
+database has it is compared with the newest its players were sent (a frame goes out only after
+its commit): a move any player saw is a move the database must have.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import random
+import os
+import signal
 import sys
 import tempfile
 from pathlib import Path
@@ -26,15 +33,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 
+import httpx  # noqa: E402
 from tests.scaleout.services import PostgresCluster, RedisServer  # noqa: E402
 
-import server as load  # noqa: E402  (bench/server.py: the players and the measuring)
-
-
-def serve(port: int, database: str, redis: str | None) -> Any:
-    command = [sys.executable, "-m", "tictactoe.cli", "serve", "--port", str(port)]
-    command += ["--database", database] + (["--redis", redis] if redis else [])
-    return load.spawn(command)
+import load  # noqa: E402  (bench/load.py)
+import server as bench  # noqa: E402  (bench/server.py: the generators and the measuring)
 
 
 async def setup_targets(
@@ -43,94 +46,150 @@ async def setup_targets(
     redis: str | None,
     processes: int,
     args: argparse.Namespace,
+    generators: bench.Generators,
+    folder: str,
     started: list[Any],
-) -> list[Any]:
-    """Starts the setup's processes and connects two sets of players: one pacing itself to the
-    sustained rate, one flooding. Each player's socket goes to a random process of the setup."""
-    ports = [load.free_port() for _ in range(processes)]
-    servers = [serve(port, database, redis) for port in ports]
+) -> list[bench.Target]:
+    """Starts the setup's processes and has the generators connect two sets of players: one
+    pacing itself to the sustained rate, one flooding. Each socket goes to a random process."""
+    ports = [bench.free_port() for _ in range(processes)]
+    monitors = [f"{folder}/{port}.jsonl" for port in ports]
+    servers = [
+        bench.spawn(
+            bench.watched_server(port, database, monitor, redis),
+            bench.server_environment(2 * args.tables),
+            log=f"{folder}/{port}.log",
+        )
+        for port, monitor in zip(ports, monitors, strict=True)
+    ]
     started.extend(servers)
     for port, process in zip(ports, servers, strict=True):
-        load.wait_until_up(port, process)
+        bench.wait_until_up(port, process)
     bases = [f"http://127.0.0.1:{port}" for port in ports]
     for base in bases:
-        await load.warm_up(base, base.replace("http", "ws", 1))
-    baseline = load.rss_kib(servers[0].pid)
-    chooser = random.Random(1)
+        await bench.warm_up(base)
+    sockets = [base.replace("http", "ws", 1) for base in bases]
+    pids = [process.pid for process in servers]
     targets = []
     for label, rate in (("sustained", args.rate), ("flooded", args.flood)):
-        seats = await load.server_seats(bases[0], args.tables, "ultimate")
-        sockets = [
-            (table, mark, f"{chooser.choice(bases).replace('http', 'ws', 1)}/api/tables/{table}/ws")
-            for table, mark, _token in seats
-        ]
-        sockets = [
-            (table, mark, f"{url}?token={token}")
-            for (table, mark, url), (_, _, token) in zip(sockets, seats, strict=True)
-        ]
+        target = bench.Target(f"{name}|{label}", pids, monitors, args.tables)
+        target.ports = ports
         targets.append(
-            await load.connect_players(
-                f"{name}|{label}", servers[0].pid, sockets, load.ServerPlayer, rate, baseline
-            )
+            await bench.start_target(generators, target, "server", bases[0], sockets, rate)
         )
     return targets
 
 
 async def main(args: argparse.Namespace) -> None:
+    bench.raise_file_limit()
     started: list[Any] = []
-    targets: list[Any] = []
+    targets: list[bench.Target] = []
+    generators = bench.Generators(args.generators)
     cluster, redis = PostgresCluster(durable=True), RedisServer()
-    try:
-        with tempfile.TemporaryDirectory() as folder:
+    setups = setup_names(args.processes)
+    with tempfile.TemporaryDirectory() as folder:
+        try:
+            await generators.start()
             cluster.start()
             redis.start()
-            targets += await setup_targets(
-                SETUPS[0], f"sqlite:///{folder}/bench.db", None, 1, args, started
-            )
-            targets += await setup_targets(
-                SETUPS[1], cluster.new_database(), redis.url, 1, args, started
-            )
-            targets += await setup_targets(
-                SETUPS[2], cluster.new_database(), redis.url, 2, args, started
-            )
+            plans = [
+                (setups[0], f"sqlite:///{folder}/bench.db", None, 1),
+                (setups[1], cluster.new_database(), redis.url, 1),
+                (setups[2], cluster.new_database(), redis.url, args.processes),
+            ]
+            for name, database, redis_url, processes in plans:
+                targets += await setup_targets(
+                    name, database, redis_url, processes, args, generators, folder, started
+                )
             # Rounds rotate through the targets, so that other work on a shared machine falls
             # on every setup alike; only one target plays at a time.
+            victim = targets[-1]  # the last setup's flooded set
             for round_number in range(1, args.rounds + 1):
                 shift = round_number % len(targets)
                 for target in targets[shift:] + targets[:shift]:
-                    await load.play_round(
-                        target, round_number, args.warmup, args.seconds / args.rounds
-                    )
-            results = {target.name: load.report(target) for target in targets}
-            for target in targets:
-                await asyncio.gather(
-                    *(ws.close() for ws in target.connections), return_exceptions=True
-                )
-    finally:
-        for process in started:
-            load.stop(process)
-        redis.stop()
-        cluster.remove()
+                    seconds = args.seconds / args.rounds
+                    if args.kill_one and target is victim and round_number == args.rounds:
+                        kill_later(target.pids[-1], 0.5 + args.warmup + seconds / 2)
+                    await bench.play_round(generators, target, round_number, args.warmup, seconds)
+            results = {target.name: bench.report(target) for target in targets}
+            if args.kill_one:
+                survivor = f"http://127.0.0.1:{victim.ports[0]}"
+                await check_nothing_acknowledged_was_lost(generators, victim, survivor)
+            await generators.close()
+        except BaseException:
+            bench.show_logs(folder)
+            raise
+        finally:
+            for process in started:
+                bench.stop(process)
+            for generator in generators.processes:
+                if generator.returncode is None:
+                    generator.kill()
+            redis.stop()
+            cluster.remove()
 
     print()
-    header = ("setup", "sustained moves/s", "p99 ms", "flooded moves/s", "p99 ms")
-    print(f"{header[0]:<34} {header[1]:>18} {header[2]:>8} {header[3]:>16} {header[4]:>8}")
-    for name in SETUPS:
+    header = ("setup", "sustained moves/s", "p99 ms", "flooded moves/s", "p99 ms", "stall ms")
+    print(
+        f"{header[0]:<34} {header[1]:>18} {header[2]:>8} {header[3]:>16} {header[4]:>8} "
+        f"{header[5]:>9}"
+    )
+    for name in setups:
         sustained, flooded = results[f"{name}|sustained"], results[f"{name}|flooded"]
+        stall = max(sustained["stall_ms"], flooded["stall_ms"])
         print(
             f"{name:<34} {sustained['moves_per_s']:>18.0f} {sustained['p99_ms']:>8.1f} "
-            f"{flooded['moves_per_s']:>16.0f} {flooded['p99_ms']:>8.1f}"
+            f"{flooded['moves_per_s']:>16.0f} {flooded['p99_ms']:>8.1f} {stall:>9.1f}"
         )
-    one = results[f"{SETUPS[1]}|flooded"]["moves_per_s"]
-    two = results[f"{SETUPS[2]}|flooded"]["moves_per_s"]
-    print(f"throughput from 1 to 2 processes (PostgreSQL + Redis, flooded): x{two / one:.2f}")
+    one = results[f"{setups[1]}|flooded"]["moves_per_s"]
+    many = results[f"{setups[2]}|flooded"]["moves_per_s"]
+    print(
+        f"throughput from 1 to {args.processes} processes (PostgreSQL + Redis, flooded): "
+        f"x{many / one:.2f}"
+    )
 
 
-SETUPS = (
-    "1 process, SQLite",
-    "1 process, PostgreSQL + Redis",
-    "2 processes, PostgreSQL + Redis",
-)
+def kill_later(pid: int, delay: float) -> None:
+    def kill() -> None:
+        print(f"killing process {pid} (SIGKILL)", flush=True)
+        os.kill(pid, signal.SIGKILL)
+
+    asyncio.get_running_loop().call_later(delay, kill)
+
+
+async def check_nothing_acknowledged_was_lost(
+    generators: bench.Generators, target: bench.Target, base: str
+) -> None:
+    """Every table's stored (game, plies) is at least the newest its players were sent."""
+    answers = await generators.ask(
+        [{"cmd": "acknowledged", "target": target.name}] * len(generators.processes)
+    )
+    acknowledged = {table: tuple(state) for answer in answers for table, state in answer.items()}
+    lost = []
+    async with httpx.AsyncClient(base_url=base, timeout=60) as client:
+
+        async def stored(table: str) -> tuple[int, int]:
+            body = (await client.get(f"/api/tables/{table}")).json()
+            return body["game"], len(body["moves"])
+
+        states = await load.gather_limited([stored(table) for table in acknowledged], 20)
+    for (table, seen), state in zip(acknowledged.items(), states, strict=True):
+        if state < seen:
+            lost.append((table, seen, state))
+    plies = sum(ply for _, ply in acknowledged.values())
+    print(
+        f"after SIGKILL: {len(acknowledged)} tables checked ({plies} plies of their current "
+        f"games acknowledged): {len(lost)} with an acknowledged move missing {lost[:5]}",
+        flush=True,
+    )
+
+
+def setup_names(processes: int) -> tuple[str, str, str]:
+    return (
+        "1 process, SQLite",
+        "1 process, PostgreSQL + Redis",
+        f"{processes} processes, PostgreSQL + Redis",
+    )
 
 
 def parse_arguments() -> argparse.Namespace:
@@ -142,6 +201,13 @@ def parse_arguments() -> argparse.Namespace:
     parser.add_argument("--rounds", type=int, default=2, help="rotations through the targets")
     parser.add_argument(
         "--warmup", type=float, default=2, help="seconds played before measuring, each round"
+    )
+    parser.add_argument("--processes", type=int, default=2, help="processes of the last setup")
+    parser.add_argument("--generators", type=int, default=4, help="load generator processes")
+    parser.add_argument(
+        "--kill-one",
+        action="store_true",
+        help="SIGKILL one process of the last setup mid-flood; check nothing acknowledged is lost",
     )
     return parser.parse_args()
 

@@ -1,16 +1,20 @@
 """Load on one server process: N tables, two WebSocket players each, playing random legal moves.
 
-    uv run python bench/server.py [--tables 1000] [--rate 600] [--seconds 20]
+    uv run python bench/server.py [--tables 1000] [--rate 600] [--seconds 20] [--generators 4]
+    uv run python bench/server.py --tables 10000 --rate 500 --seconds 40   # a move every 20 s
 
 Spawns `tictactoe serve` (SQLite in a temporary folder) and, in the same run, a bare WebSocket
 relay (no rules, no storage: each message is forwarded to both sockets of its room), and drives
 both with the same players and the same pace, in alternating rounds so that whatever else runs on
-a shared machine weighs on both alike. Prints moves/s, the latency from a move sent to the
-opponent receiving it (p50/p99), the process's processor time per move (less sensitive to
-other work on the machine than latency), the server's memory per table (RSS growth / tables,
-with both sockets open), and the ratios to the relay. Players pace themselves (a random think
-time per move) so that all tables together offer `--rate` moves/s: the figures are for a
-sustained load, not a flood that only measures queueing.
+a shared machine weighs on both alike. The players run in `--generators` processes of their own
+(bench/load.py), each with a share of the tables, so that the generator is not what limits the
+server (each reports how late its own loop ran). Prints, for each: moves/s; the latency from a
+move sent to the opponent receiving it (p50/p99); the process's processor time per move (less
+sensitive to other work on the machine than latency); its memory per table (RSS growth / tables,
+with both sockets open); its event loop's longest stall and its garbage collections while
+measuring (bench/loop_monitor.py, from inside the process); and the ratios to the relay. Players
+pace themselves (a random think time per move) so that all tables together offer `--rate`
+moves/s: the figures are for a sustained load, not a flood that only measures queueing.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ import argparse
 import asyncio
 import json
 import os
-import random
+import resource
 import signal
 import socket
 import statistics
@@ -31,14 +35,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
-from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.client import connect
+
+BENCH = Path(__file__).resolve().parent
+sys.path.insert(0, str(BENCH))
+
+import loop_monitor  # noqa: E402
 
 # -- the bare relay (run in its own process with --relay-port) ----------------------------------
 
 
-def run_relay(port: int) -> None:
+def run_relay(port: int, monitor: str) -> None:
     """A WebSocket relay on the same stack as the site (Starlette on uvicorn), nothing else."""
+    import contextlib
+
     import uvicorn
     from starlette.applications import Starlette
     from starlette.routing import WebSocketRoute
@@ -60,7 +70,12 @@ def run_relay(port: int) -> None:
         finally:
             room.discard(websocket)
 
-    app = Starlette(routes=[WebSocketRoute("/relay/{room}", relay)])
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> Any:
+        loop_monitor.start(monitor)
+        yield
+
+    app = Starlette(routes=[WebSocketRoute("/relay/{room}", relay)], lifespan=lifespan)
     # The same WebSocket protocol as `tictactoe serve` (see serve_command.py).
     uvicorn.run(
         app,
@@ -69,44 +84,19 @@ def run_relay(port: int) -> None:
         log_level="warning",
         ws_per_message_deflate=False,
         ws="websockets-sansio",
+        backlog=4096,
     )
 
 
-# -- measuring ------------------------------------------------------------------------------------
-
-
-@dataclass
-class Figures:
-    sent: dict[tuple[str, int, int], float] = field(default_factory=dict)
-    latencies: list[float] = field(default_factory=list)
-    moves: int = 0
-    measuring: bool = False
-    tasks: set[asyncio.Future[None]] = field(default_factory=set)
-
-    def later(self, coroutine: Any) -> None:
-        """Runs a player's delayed action; cancelled when the run ends."""
-        task = asyncio.ensure_future(coroutine)
-        self.tasks.add(task)
-        task.add_done_callback(self.tasks.discard)
-
-    def moved(self, table: str, game: int, ply: int) -> None:
-        self.sent[(table, game, ply)] = time.perf_counter()
-
-    def seen_by_opponent(self, table: str, game: int, ply: int) -> None:
-        started = self.sent.pop((table, game, ply), None)
-        if started is not None and self.measuring:
-            self.latencies.append(time.perf_counter() - started)
-            self.moves += 1
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+# -- processes ------------------------------------------------------------------------------------
 
 
 def cpu_seconds(pid: int) -> float:
-    """The process's processor time so far (user + system), from /proc."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    """The process's processor time so far (user + system), from /proc (0 once it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except FileNotFoundError:
+        return 0.0
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
@@ -137,211 +127,26 @@ def wait_until_up(port: int, process: subprocess.Popen[bytes]) -> None:
     raise SystemExit(f"port {port} did not come up")
 
 
-# -- players --------------------------------------------------------------------------------------
+def raise_file_limit(wanted: int = 262_144) -> None:
+    """Room for tens of thousands of sockets, here and in every process started from here."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, wanted), max(hard, wanted)))
+    except (ValueError, OSError):  # not allowed to raise the hard limit: take what there is
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
-class ServerPlayer:
-    """Plays one seat through the site's WebSocket: a random legal move on its turn."""
-
-    def __init__(self, table: str, mark: str, ws: ClientConnection, pace: float, figures: Figures):
-        self.table, self.first_mark, self.ws, self.pace = table, mark, ws, pace
-        self.figures = figures
-        self.pending: tuple[int, int] | None = None  # (game, ply) we are about to play / played
-        self.rematch_asked = 0  # the last game we asked a rematch after
-
-    async def run(self, round_number: int) -> None:
-        self.pending = None
-        # Whatever arrived between rounds is stale: ask for the table as it is now.
-        await self.ws.send('{"type":"sync"}')
-        table: dict[str, Any] | None = None
-        async for text in self.ws:
-            message = json.loads(text)
-            if message["type"] == "table":
-                table = message["table"]
-            elif message["type"] == "moved":
-                # A move's small frame: applied to the table it follows, else ask for the table.
-                if table is None or message["previous"] != table["version"]:
-                    if table is None or message["version"] > table["version"]:
-                        await self.ws.send('{"type":"sync"}')
-                    continue
-                table = {
-                    **table,
-                    **message["changes"],
-                    "version": message["version"],
-                    "moves": [*table["moves"], message["move"]],
-                }
-            else:
-                continue
-            game, ply = table["game"], len(table["moves"])
-            # Marks swap at every rematch; the seat token follows the person.
-            mark = self.first_mark if game % 2 else ("o" if self.first_mark == "x" else "x")
-            if ply and table["turn"] == mark:
-                # The opponent's move reached us.
-                self.figures.seen_by_opponent(self.table, game, ply)
-            if table["result"] is not None:
-                if self.rematch_asked != game:
-                    self.rematch_asked = game
-                    self.figures.later(self.ask_rematch())
-                continue
-            if table["turn"] == mark and self.pending != (game, ply + 1):
-                self.pending = (game, ply + 1)
-                self.figures.later(self.move(table, game, ply + 1))
-
-    async def ask_rematch(self) -> None:
-        await asyncio.sleep(self.pace * random.uniform(0.5, 1.5))
-        await self.ws.send('{"type":"rematch"}')
-
-    async def move(self, table: dict[str, Any], game: int, ply: int) -> None:
-        await asyncio.sleep(self.pace * random.uniform(0.5, 1.5))
-        move = random.choice(table["legal_moves"])
-        self.figures.moved(self.table, game, ply)
-        body = {"type": "move", "move": move, "version": table["version"]}
-        await self.ws.send(json.dumps(body))
-
-
-class RelayPlayer:
-    """Plays one seat through the relay: answers each opponent message with a move of its own."""
-
-    def __init__(self, table: str, mark: str, ws: ClientConnection, pace: float, figures: Figures):
-        self.table, self.mark, self.ws, self.pace, self.figures = table, mark, ws, pace, figures
-
-    async def run(self, round_number: int) -> None:
-        # Each round is a new game of its own: messages of earlier rounds are ignored.
-        if self.mark == "x":
-            self.figures.later(self.move(round_number, 1))
-        async for text in self.ws:
-            message = json.loads(text)
-            if message["by"] != self.mark and message["round"] == round_number:
-                self.figures.seen_by_opponent(self.table, round_number, message["ply"])
-                self.figures.later(self.move(round_number, message["ply"] + 1))
-
-    async def move(self, round_number: int, ply: int) -> None:
-        await asyncio.sleep(self.pace * random.uniform(0.5, 1.5))
-        self.figures.moved(self.table, round_number, ply)
-        cell = f"{'abcdefghi'[random.randrange(9)]}{random.randrange(1, 10)}"
-        body = {"type": "move", "move": cell, "ply": ply, "by": self.mark, "round": round_number}
-        await self.ws.send(json.dumps(body))
-
-
-# -- the runs -------------------------------------------------------------------------------------
-
-
-async def gather_limited(coroutines: list[Any], limit: int) -> list[Any]:
-    semaphore = asyncio.Semaphore(limit)
-
-    async def one(coroutine: Any) -> Any:
-        async with semaphore:
-            return await coroutine
-
-    return await asyncio.gather(*(one(c) for c in coroutines))
-
-
-async def server_seats(base: str, tables: int, variant: str) -> list[tuple[str, str, str]]:
-    """Creates the tables and takes both seats: (table id, mark, token) per player."""
-    # Two browsers (two cookies): one creates every table, the other takes every free seat.
-    # Idle connections are dropped before the server's 5 s keep-alive timeout closes them: a
-    # request sent on one the server is closing at that moment fails (httpx.ReadError).
-    limits = httpx.Limits(keepalive_expiry=2)
-    async with (
-        httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as host,
-        httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as guest,
-    ):
-        await host.get("/openapi.json")
-        await guest.get("/openapi.json")
-
-        async def one() -> list[tuple[str, str, str]]:
-            created = (await host.post("/api/tables", json={"variant": variant})).json()
-            joined = (await guest.post(f"/api/tables/{created['id']}/seats")).json()
-            return [
-                (created["id"], created["seat"], created["token"]),
-                (created["id"], joined["seat"], joined["token"]),
-            ]
-
-        batches = await gather_limited([one() for _ in range(tables)], 20)
-    return [seat for batch in batches for seat in batch]
-
-
-@dataclass
-class Target:
-    """One server under load: its process, its players, and what was measured."""
-
-    name: str
-    pid: int
-    players: list[ServerPlayer] | list[RelayPlayer]
-    connections: list[ClientConnection]
-    memory_kib_per_table: float
-    figures: Figures = field(default_factory=Figures)
-    measured_seconds: float = 0.0
-    cpu_seconds: float = 0.0  # the process's processor time while measuring
-
-
-async def connect_players(
-    name: str,
-    pid: int,
-    sockets: list[tuple[str, str, str]],
-    player_class: type[ServerPlayer] | type[RelayPlayer],
-    rate: float,
-    baseline_kib: int,
-) -> Target:
-    """Opens every player's socket, then takes the process's memory growth per table."""
-    tables = len(sockets) // 2
-    # Each table plays one move at a time; all tables together offer `rate` moves/s.
-    pace = tables / rate
-    connections = await gather_limited(
-        [connect(url, max_size=2**20, ping_interval=None) for _, _, url in sockets], 50
-    )
-    target = Target(name, pid, [], connections, 0.0)
-    target.players = [  # type: ignore[assignment]
-        player_class(table, mark, ws, pace, target.figures)
-        for (table, mark, _), ws in zip(sockets, connections, strict=True)
-    ]
-    await asyncio.sleep(1.0)
-    target.memory_kib_per_table = (rss_kib(pid) - baseline_kib) / tables
-    return target
-
-
-async def play_round(target: Target, round_number: int, warmup: float, seconds: float) -> None:
-    """All of a target's tables play for `warmup` + `seconds`; only the latter is measured."""
-    figures = target.figures
-    tasks = [asyncio.ensure_future(player.run(round_number)) for player in target.players]
-    await asyncio.sleep(warmup)
-    figures.measuring = True
-    started, cpu_started = time.perf_counter(), cpu_seconds(target.pid)
-    await asyncio.sleep(seconds)
-    figures.measuring = False
-    target.measured_seconds += time.perf_counter() - started
-    target.cpu_seconds += cpu_seconds(target.pid) - cpu_started
-    for task in [*tasks, *figures.tasks]:
-        task.cancel()
-    await asyncio.gather(*tasks, *figures.tasks, return_exceptions=True)
-    figures.sent.clear()
-    await asyncio.sleep(0.5)  # let moves in flight land before the other target plays
-
-
-def report(target: Target) -> dict[str, float]:
-    figures = target.figures
-    latencies = figures.latencies or [float("nan")]
-    result = {
-        "moves_per_s": figures.moves / target.measured_seconds,
-        "p50_ms": 1000 * statistics.median(latencies),
-        "p99_ms": 1000 * percentile(latencies, 0.99),
-        "kib_per_table": target.memory_kib_per_table,
-        "cpu_us_per_move": 1e6 * target.cpu_seconds / max(1, figures.moves),
-    }
-    print(
-        f"{target.name:>6}: {result['moves_per_s']:7.0f} moves/s  p50 {result['p50_ms']:6.2f} ms  "
-        f"p99 {result['p99_ms']:6.1f} ms  cpu {result['cpu_us_per_move']:4.0f} us/move  "
-        f"memory {result['kib_per_table']:5.1f} KiB/table "
-        f"({figures.moves} moves in {target.measured_seconds:.0f} s, "
-        f"{len(target.players) // 2} tables)",
-        flush=True,
-    )
-    return result
-
-
-def spawn(command: list[str]) -> subprocess.Popen[bytes]:
+def spawn(
+    command: list[str], env: dict[str, str] | None = None, log: str | None = None
+) -> subprocess.Popen[bytes]:
+    """Starts a process in a session of its own; what it prints goes to `log` (or nowhere)."""
+    output = open(log, "ab") if log else subprocess.DEVNULL  # noqa: SIM115  (the child's)
     return subprocess.Popen(
-        command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+        command,
+        stdout=output,
+        stderr=output,
+        start_new_session=True,
+        env={**os.environ, **(env or {})},
     )
 
 
@@ -355,87 +160,297 @@ def stop(process: subprocess.Popen[bytes]) -> None:
             process.wait()
 
 
-async def warm_up(base: str, ws_base: str) -> None:
+def server_environment(tables: int) -> dict[str, str]:
+    """`tictactoe serve` with room for the bench's sockets and tables (all from this host)."""
+    return {
+        # Opening 20 000 sockets on a crowded machine, a handshake may wait longer than 10 s.
+        "TICTACTOE_HEADER_TIMEOUT_SECONDS": "120",
+        "TICTACTOE_MAX_CONNECTIONS": str(max(4096, 2 * tables + 1000)),
+        "TICTACTOE_MAX_OPEN_TABLES": str(max(10_000, tables + 1000)),
+    }
+
+
+def watched_server(port: int, database: str, monitor: str, redis: str | None = None) -> list[str]:
+    """The command running `tictactoe serve` with bench/loop_monitor.py watching it."""
+    command = [sys.executable, str(BENCH / "loop_monitor.py"), monitor, "serve"]
+    command += ["--port", str(port), "--database", database]
+    return command + (["--redis", redis] if redis else [])
+
+
+async def warm_up(base: str) -> None:
     """One game's worth of everything, so imports and caches are not counted as per-table memory."""
-    seats = await server_seats(base, 2, "ultimate")
+    import load
+
+    seats = await load.server_seats(base, 2, "ultimate")
     for table, mark, token in seats:
-        async with connect(f"{ws_base}/api/tables/{table}/ws?token={token}") as ws:
+        url = f"{base.replace('http', 'ws', 1)}/api/tables/{table}/ws?token={token}"
+        async with connect(url) as ws:
             await ws.recv()
             if mark == "x":
                 await ws.send('{"type":"move","move":"e5"}')
                 await ws.recv()
 
 
-async def main(args: argparse.Namespace) -> None:
-    processes: list[subprocess.Popen[bytes]] = []
-    targets: list[Target] = []
-    with tempfile.TemporaryDirectory() as folder:
-        try:
-            port = free_port()
-            base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
-            server = spawn(
-                [
+# -- the generators -------------------------------------------------------------------------------
+
+
+class Generators:
+    """The load generator processes (bench/load.py), each playing a share of every target."""
+
+    def __init__(self, count: int) -> None:
+        self.count = count
+        self.processes: list[asyncio.subprocess.Process] = []
+
+    async def start(self) -> None:
+        for _ in range(self.count):
+            self.processes.append(
+                await asyncio.create_subprocess_exec(
                     sys.executable,
-                    "-m",
-                    "tictactoe.cli",
-                    "serve",
-                    "--port",
-                    str(port),
-                    "--database",
-                    f"sqlite:///{folder}/bench.db",
-                ]
-            )
-            processes.append(server)
-            wait_until_up(port, server)
-            await warm_up(base, ws_base)
-            baseline = rss_kib(server.pid)
-            seats = await server_seats(base, args.tables, args.variant)
-            sockets = [
-                (table, mark, f"{ws_base}/api/tables/{table}/ws?token={token}")
-                for table, mark, token in seats
-            ]
-            targets.append(
-                await connect_players(
-                    "server", server.pid, sockets, ServerPlayer, args.rate, baseline
+                    str(BENCH / "load.py"),
+                    stdin=asyncio.subprocess.PIPE,
+                    stdout=asyncio.subprocess.PIPE,
+                    limit=2**26,
                 )
             )
 
+    async def ask(self, commands: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Sends each process its command; their answers, in order."""
+
+        async def one(process: asyncio.subprocess.Process, command: dict[str, Any]) -> Any:
+            assert process.stdin is not None and process.stdout is not None
+            process.stdin.write(json.dumps(command).encode() + b"\n")
+            await process.stdin.drain()
+            line = await process.stdout.readline()
+            if not line:
+                raise SystemExit("a load generator exited (see its error above)")
+            return json.loads(line)
+
+        return list(await asyncio.gather(*map(one, self.processes, commands)))
+
+    async def close(self) -> None:
+        if self.processes:
+            await self.ask([{"cmd": "close"}] * self.count)
+            await asyncio.gather(*(process.wait() for process in self.processes))
+
+
+@dataclass
+class Target:
+    """One setup under load: its processes, and what was measured."""
+
+    name: str
+    pids: list[int]
+    monitors: list[str]
+    tables: int
+    memory_kib_per_table: float = 0.0
+    latencies: list[float] = field(default_factory=list)
+    moves: int = 0
+    measured_seconds: float = 0.0
+    cpu_seconds: float = 0.0  # the processes' processor time while measuring
+    spans: list[tuple[float, float]] = field(default_factory=list)
+    generator_lag: float = 0.0
+    generator_cpu: float = 0.0
+    ports: list[int] = field(default_factory=list)
+
+
+async def start_target(
+    generators: Generators,
+    target: Target,
+    kind: str,
+    base: str,
+    sockets: list[str],
+    rate: float,
+    variant: str = "ultimate",
+) -> Target:
+    """Has the generators create the target's tables and open both sockets of each (spread over
+    `sockets`, the bases of its processes' WebSocket URLs); then takes its memory per table."""
+    baseline = sum(rss_kib(pid) for pid in target.pids)
+    shares = [target.tables // generators.count] * generators.count
+    shares[0] += target.tables - sum(shares)
+    firsts = [sum(shares[:index]) for index in range(generators.count)]
+    await generators.ask(
+        [
+            {
+                "cmd": "setup",
+                "target": target.name,
+                "kind": kind,
+                "base": base,
+                "sockets": sockets,
+                "tables": share,
+                "first": first,
+                "rate": rate * share / target.tables,
+                "variant": variant,
+            }
+            for share, first in zip(shares, firsts, strict=True)
+        ]
+    )
+    await asyncio.sleep(2.0)
+    target.memory_kib_per_table = (sum(rss_kib(pid) for pid in target.pids) - baseline) / (
+        target.tables
+    )
+    return target
+
+
+async def play_round(
+    generators: Generators, target: Target, round_number: int, warmup: float, seconds: float
+) -> None:
+    """All of a target's tables play for `warmup` + `seconds`; only the latter is measured."""
+    start = time.monotonic() + 0.5
+    measure = (start + warmup, start + warmup + seconds)
+    command = {"cmd": "round", "target": target.name, "round": round_number}
+    command |= {"measure": measure, "stop": measure[1]}
+    answers = asyncio.ensure_future(generators.ask([command] * generators.count))
+    await asyncio.sleep(measure[0] - time.monotonic())
+    cpu_started = sum(cpu_seconds(pid) for pid in target.pids)
+    await asyncio.sleep(measure[1] - time.monotonic())
+    target.cpu_seconds += sum(cpu_seconds(pid) for pid in target.pids) - cpu_started
+    target.measured_seconds += measure[1] - measure[0]
+    target.spans.append(measure)
+    for answer in await answers:
+        target.latencies += answer["latencies"]
+        target.moves += answer["moves"]
+        target.generator_lag = max(target.generator_lag, answer["lag"])
+        target.generator_cpu += answer["cpu"]
+    await asyncio.sleep(0.5)  # let moves in flight land before the next target plays
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def report(target: Target) -> dict[str, float]:
+    latencies = target.latencies or [float("nan")]
+    moves = max(1, target.moves)
+    inside: dict[str, float] = {"stall_ms": 0.0, "cpu_stall_ms": 0.0}
+    inside |= {"gc_young_ms": 0.0, "gc_full_ms": 0.0}
+    inside |= {"gc_full_n": 0, "gc_n": 0}
+    for monitor in target.monitors:
+        for key, value in loop_monitor.windows(monitor, target.spans).items():
+            inside[key] = max(inside[key], value) if key.endswith("ms") else inside[key] + value
+    result = {
+        "moves_per_s": target.moves / target.measured_seconds,
+        "p50_ms": 1000 * statistics.median(latencies),
+        "p99_ms": 1000 * percentile(latencies, 0.99),
+        "kib_per_table": target.memory_kib_per_table,
+        "cpu_us_per_move": 1e6 * target.cpu_seconds / moves,
+        "generator_cpu_us_per_move": 1e6 * target.generator_cpu / moves,
+        "generator_lag_ms": 1000 * target.generator_lag,
+        **inside,
+    }
+    print(
+        f"{target.name:>6}: {result['moves_per_s']:6.0f} moves/s  p50 {result['p50_ms']:6.2f} ms  "
+        f"p99 {result['p99_ms']:6.1f} ms  cpu {result['cpu_us_per_move']:4.0f} us/move  "
+        f"memory {result['kib_per_table']:5.1f} KiB/table  "
+        f"({target.moves} moves in {target.measured_seconds:.0f} s, {target.tables} tables)\n"
+        f"        loop: longest stall {result['stall_ms']:5.1f} ms "
+        f"(its own work {result['cpu_stall_ms']:5.1f} ms of cpu); gc: {result['gc_n']:.0f} "
+        f"collections, longest young {result['gc_young_ms']:4.1f} ms, "
+        f"{result['gc_full_n']:.0f} full (longest {result['gc_full_ms']:5.1f} ms); "
+        f"generators: cpu {result['generator_cpu_us_per_move']:4.0f} us/move, "
+        f"longest lag {result['generator_lag_ms']:4.1f} ms",
+        flush=True,
+    )
+    return result
+
+
+def show_logs(folder: str) -> None:
+    """The end of what the servers printed (after a failure)."""
+    for log in sorted(Path(folder).glob("*.log")):
+        lines = log.read_text(errors="replace").splitlines()
+        print(f"--- {log.name} (last lines)", *lines[-20:], sep="\n", file=sys.stderr)
+
+
+# -- the run --------------------------------------------------------------------------------------
+
+
+async def start_server(
+    generators: Generators,
+    name: str,
+    folder: str,
+    args: argparse.Namespace,
+    source: str | None = None,
+) -> Target:
+    """A `tictactoe serve` on SQLite with its tables and players (from the source tree `source`,
+    e.g. an export of an older commit, instead of the installed one)."""
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    monitor = f"{folder}/{name}.jsonl"
+    environment = server_environment(args.tables)
+    if source is not None:
+        environment["PYTHONPATH"] = str(Path(source).resolve())
+    server = spawn(
+        watched_server(port, f"sqlite:///{folder}/{name}.db", monitor),
+        environment,
+        log=f"{folder}/{name}.log",
+    )
+    _started.append(server)
+    wait_until_up(port, server)
+    await warm_up(base)
+    target = Target(name, [server.pid], [monitor], args.tables)
+    sockets = [f"ws://127.0.0.1:{port}"]
+    return await start_target(generators, target, "server", base, sockets, args.rate, args.variant)
+
+
+_started: list[subprocess.Popen[bytes]] = []
+
+
+async def main(args: argparse.Namespace) -> None:
+    raise_file_limit()
+    processes = _started
+    generators = Generators(args.generators)
+    with tempfile.TemporaryDirectory() as folder:
+        try:
+            await generators.start()
+            targets = [await start_server(generators, "server", folder, args)]
+            if args.baseline_src:
+                targets.append(
+                    await start_server(generators, "before", folder, args, args.baseline_src)
+                )
+
             port = free_port()
-            relay = spawn([sys.executable, __file__, "--relay-port", str(port)])
+            monitor = f"{folder}/relay.jsonl"
+            relay = spawn(
+                [sys.executable, __file__, "--relay-port", str(port), "--monitor", monitor],
+                log=f"{folder}/relay.log",
+            )
             processes.append(relay)
             wait_until_up(port, relay)
             await asyncio.sleep(0.5)
-            baseline = rss_kib(relay.pid)
-            sockets = [
-                (f"t{i}", mark, f"ws://127.0.0.1:{port}/relay/t{i}")
-                for i in range(args.tables)
-                for mark in ("x", "o")
-            ]
-            targets.append(
-                await connect_players("relay", relay.pid, sockets, RelayPlayer, args.rate, baseline)
+            relay_target = Target("relay", [relay.pid], [monitor], args.tables)
+            targets.append(relay_target)
+            await start_target(
+                generators, relay_target, "relay", "", [f"ws://127.0.0.1:{port}"], args.rate
             )
 
-            # Rounds alternate between the two, so that the other work on a shared machine falls
-            # on both alike.
+            # Rounds rotate through the targets, so that the other work on a shared machine falls
+            # on each alike.
             for round_number in range(1, args.rounds + 1):
-                order = targets if round_number % 2 else targets[::-1]
-                for target in order:
-                    await play_round(target, round_number, args.warmup, args.seconds / args.rounds)
+                shift = round_number % len(targets)
+                for target in targets[shift:] + targets[:shift]:
+                    await play_round(
+                        generators, target, round_number, args.warmup, args.seconds / args.rounds
+                    )
             results = {target.name: report(target) for target in targets}
-            for target in targets:
-                await asyncio.gather(
-                    *(ws.close() for ws in target.connections), return_exceptions=True
-                )
+            await generators.close()
+        except BaseException:
+            show_logs(folder)
+            raise
         finally:
             for process in processes:
                 stop(process)
+            for generator in generators.processes:
+                if generator.returncode is None:
+                    generator.kill()
 
-    server, relay = results["server"], results["relay"]
-    print(
-        f" ratio: server / relay  p50 {server['p50_ms'] / relay['p50_ms']:.2f}  "
-        f"p99 {server['p99_ms'] / relay['p99_ms']:.2f}  "
-        f"cpu per move {server['cpu_us_per_move'] / relay['cpu_us_per_move']:.2f}"
-    )
+    relay_figures = results["relay"]
+    for name in results.keys() - {"relay"}:
+        figures = results[name]
+        print(
+            f" ratio: {name} / relay  p50 {figures['p50_ms'] / relay_figures['p50_ms']:.2f}  "
+            f"p99 {figures['p99_ms'] / relay_figures['p99_ms']:.2f}  cpu per move "
+            f"{figures['cpu_us_per_move'] / relay_figures['cpu_us_per_move']:.2f}",
+            flush=True,
+        )
 
 
 def parse_arguments() -> argparse.Namespace:
@@ -447,14 +462,22 @@ def parse_arguments() -> argparse.Namespace:
     parser.add_argument(
         "--warmup", type=float, default=2, help="seconds played before measuring, each round"
     )
+    parser.add_argument("--generators", type=int, default=4, help="load generator processes")
     parser.add_argument("--variant", default="ultimate", choices=["ultimate", "standard"])
+    parser.add_argument(
+        "--baseline-src",
+        metavar="DIR",
+        help="also load a server run from this source tree (e.g. `git archive` of an older "
+        "commit's src/), in the same rounds: 'before'",
+    )
     parser.add_argument("--relay-port", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--monitor", help=argparse.SUPPRESS)
     return parser.parse_args()
 
 
 if __name__ == "__main__":
     arguments = parse_arguments()
     if arguments.relay_port:
-        run_relay(arguments.relay_port)
+        run_relay(arguments.relay_port, arguments.monitor)
     else:
         asyncio.run(main(arguments))

@@ -8,7 +8,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import BrowserContext, expect
 
 NewContext = Callable[..., BrowserContext]
 
@@ -30,14 +30,8 @@ COMPOSITIONS = [
 ]
 
 
-def a_table_on_a_short_clock(context: BrowserContext, language: str) -> Page:
-    page = context.new_page()
-    page.goto(f"/?lang={language}")  # the language and the browser's cookie first
-    body = {"variant": "ultimate", "first": "me", "clock_minutes": 0.1}  # 6 s: tenths shown
-    created = context.request.post("/api/tables", data=body)
-    assert created.ok
-    page.goto(created.json()["url"])
-    return page
+# The machine may be busy with other work: page loads and checks get room, not a tight window.
+SLOW = 30_000
 
 
 def test_the_page_composes_lines_and_numbers_as_its_language_does(
@@ -46,28 +40,18 @@ def test_the_page_composes_lines_and_numbers_as_its_language_does(
     # A public table is listed while its creator is there: the creator keeps its page open.
     creator = new_context()
     waiting = creator.new_page()
-    waiting.goto("/")
+    waiting.goto("/", timeout=SLOW)
     settings = {"variant": "standard", "size": 4, "line": 3, "clock_minutes": 0.5}
     lobby = creator.request.post("/api/tables", data={**settings, "public": True})
     assert lobby.ok
-    waiting.goto(lobby.json()["url"])
-    tables = {c.language: a_table_on_a_short_clock(new_context(), c.language) for c in COMPOSITIONS}
-    homes = {}
-    for c in COMPOSITIONS:
-        home = new_context().new_page()
-        home.goto(f"/?lang={c.language}")
-        homes[c.language] = home
-    for c in COMPOSITIONS:
-        table = tables[c.language]
-        expect(table.locator("[data-status]")).to_contain_text(c.dash)
-        expect(table.locator(".watchers")).to_have_text(re.compile("^" + re.escape(c.spectators)))
-        clock = re.compile(rf"^0:0\d{re.escape(c.decimal)}\d$")
-        expect(table.locator("[data-clock=x]")).to_have_text(clock)
+    waiting.goto(lobby.json()["url"], timeout=SLOW)
+    for c in COMPOSITIONS:  # one page at a time, closed once checked: a lean browser
+        page = new_context().new_page()
         # The open tables: the server's list, then the one the page's script writes in its place.
-        home = homes[c.language]
-        written_by_server = home.locator("[data-open-tables] li", has_text=c.minutes)
-        expect(written_by_server.first).to_be_visible()
-        home.evaluate(
+        page.goto(f"/?lang={c.language}", timeout=SLOW)
+        written_by_server = page.locator("[data-open-tables] li", has_text=c.minutes)
+        expect(written_by_server.first).to_be_visible(timeout=SLOW)
+        page.evaluate(
             """() => {
               for (const item of document.querySelectorAll("[data-open-tables] li")) {
                 item.dataset.fromServer = "yes";
@@ -75,7 +59,18 @@ def test_the_page_composes_lines_and_numbers_as_its_language_does(
               document.dispatchEvent(new Event("visibilitychange"));
             }"""
         )
-        written_by_script = home.locator(
+        written_by_script = page.locator(
             "[data-open-tables] li:not([data-from-server])", has_text=c.minutes
         )
-        expect(written_by_script.first).to_be_visible()
+        expect(written_by_script.first).to_be_visible(timeout=SLOW)
+        # A table on a 6-second clock: the clock shows tenths.
+        body = {"variant": "ultimate", "first": "me", "clock_minutes": 0.1}
+        created = page.context.request.post("/api/tables", data=body)
+        assert created.ok
+        page.goto(created.json()["url"], timeout=SLOW)
+        expect(page.locator("[data-status]")).to_contain_text(c.dash, timeout=SLOW)
+        spectators = re.compile("^" + re.escape(c.spectators))
+        expect(page.locator(".watchers")).to_have_text(spectators, timeout=SLOW)
+        clock = re.compile(rf"^0:0\d{re.escape(c.decimal)}\d$")
+        expect(page.locator("[data-clock=x]")).to_have_text(clock, timeout=SLOW)
+        page.close()

@@ -53,6 +53,11 @@ def test_a_whole_game_at_one_device(new_context: NewContext) -> None:
         board.locator(f"button[data-move={move}]").click()
         expect(board).not_to_have_attribute("data-turn", turn or "")
     expect(board).to_have_attribute("data-result", "x")
+    # Both people are here: the card names each side by its mark, and nobody is to be invited.
+    for mark in ("x", "o"):
+        name = page.locator(f"[data-player={mark}] [data-player-name]")
+        expect(name).to_have_text(f"Player {mark.upper()}")
+    expect(page.locator("[data-share-card]")).to_be_hidden()
     page.locator("[data-rematch]").click()  # both people are here: the next game starts at once
     expect(board.locator("[data-mark=x], [data-mark=o]")).to_have_count(0)
     expect(board.locator("button[data-move]:enabled")).to_have_count(9)

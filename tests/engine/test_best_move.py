@@ -120,7 +120,7 @@ def test_max_blocks_a_standard_threat() -> None:
     assert best_move(game, "max", think_ms=50) == "c1"
 
 
-@pytest.mark.parametrize("level", ["strong", ""])
+@pytest.mark.parametrize("level", ["strongest", "Max", ""])
 def test_an_unknown_level_is_refused(level: str) -> None:
     with pytest.raises(ValueError, match="level"):
         best_move(tictactoe.new_game("ultimate"), level)

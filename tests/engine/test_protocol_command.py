@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+import io
 import random
 import subprocess
 import sys
+import time
 
 import pytest
 
 import tictactoe
-from tictactoe.engine.protocol_command import cell_from_row_col, row_col_from_cell
+from tictactoe.engine.protocol_command import (
+    DEFAULT_THINK_MS,
+    cell_from_row_col,
+    play_protocol,
+    row_col_from_cell,
+)
 
 
 def referee_plays(engine_first: bool, seed: int) -> tictactoe.Game:
@@ -81,3 +88,54 @@ def test_the_warm_up_measures_the_machine_only_for_a_seeded_max(
         assert gc.isenabled()
     finally:
         gc.unfreeze()
+
+
+class TimedReferee(io.TextIOBase):
+    """The engine's stdin and stdout at once, in this process: a referee making random moves that
+    notes, for each turn, the engine's processor time from the turn's first line to its answer."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+        self.game = tictactoe.new_game("ultimate")
+        self.lines: list[str] = []
+        self.last = (-1, -1)
+        self.sent_at = 0.0
+        self.at_header = False
+        self.turn_ms: list[float] = []
+        self.send_turn()
+
+    def send_turn(self) -> None:
+        valid = [row_col_from_cell(m) for m in self.game.legal_moves()]
+        self.lines = [f"{self.last[0]} {self.last[1]}\n", f"{len(valid)}\n"]
+        self.lines += [f"{r} {c}\n" for r, c in valid]
+        self.at_header = True
+
+    def readline(self, size: int | None = -1) -> str:
+        if not self.lines:
+            return ""
+        if self.at_header:
+            self.sent_at, self.at_header = time.thread_time(), False
+        return self.lines.pop(0)
+
+    def write(self, text: str) -> int:
+        self.turn_ms.append((time.thread_time() - self.sent_at) * 1000)
+        row, col = (int(v) for v in text.split())
+        self.game = self.game.play(cell_from_row_col(row, col))
+        if not self.game.is_over:
+            move = self.rng.choice(self.game.legal_moves())
+            self.game = self.game.play(move)
+            self.last = row_col_from_cell(move)
+        if not self.game.is_over:
+            self.send_turn()
+        return len(text)
+
+
+def test_every_turn_after_the_first_takes_under_100_ms_of_the_engines_time() -> None:
+    """The arena's limit is 100 ms a turn (issue 24). Counted in this thread's processor time,
+    which a busy machine does not inflate the way it does the wall clock: the search stops by the
+    wall clock, so a turn's processor time is at most its wall time, and on a free core the same.
+    """
+    referee = TimedReferee(seed=5)
+    play_protocol(referee, referee, think_ms=DEFAULT_THINK_MS, level="max", seed=None)
+    assert referee.game.is_over and len(referee.turn_ms) > 10
+    assert max(referee.turn_ms[1:]) < 100, referee.turn_ms

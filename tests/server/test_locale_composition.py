@@ -16,7 +16,13 @@ from babel.numbers import get_decimal_symbol
 from babel.support import Translations
 from tests.server.test_translations import CATALOGS, PLURAL_LOCALE, catalog_of, forms, messages
 
-from tictactoe.server.web.templating import LOCALES_DIR, number_in, templates_for, translations
+from tictactoe.server.web.templating import (
+    LOCALES_DIR,
+    STATIC_DIR,
+    number_in,
+    templates_for,
+    translations,
+)
 
 COUNTS = (0, 1, 2, 3, 5, 11, 21, 22, 25, 101)
 # The patterns the page joins two parts of a line with (templates/_board_strings.html, table.html).
@@ -161,3 +167,23 @@ def test_a_label_and_its_colon_are_written_as_the_language_does(language: str) -
 def test_every_catalog_is_checked() -> None:
     on_disk = sorted(path.name for path in LOCALES_DIR.iterdir() if path.is_dir())
     assert on_disk == CATALOGS
+
+
+# A template literal that glues pieces with a dash, a colon or a full stop writes English
+# punctuation and order into every language; these two are no sentence.
+NOT_SENTENCES = re.compile(
+    # a move list's "12. e5": notation, the same in every language
+    r"`\$\{[^}]+\}\. \$\{[^`]*move[^`]*\}`"
+    r"|`untranslatable string: \$\{key\}`"  # the console, for developers
+)
+GLUED = re.compile(r"\}\s*[—–:.]\s|\s[—–:]\s*\$\{")
+
+
+def test_no_script_glues_a_line_together_with_english_punctuation() -> None:
+    glued = [
+        (path.name, literal)
+        for path in sorted(STATIC_DIR.glob("*.js"))
+        for literal in re.findall(r"`[^`]*`", path.read_text())
+        if "${" in literal and GLUED.search(literal) and not NOT_SENTENCES.fullmatch(literal)
+    ]
+    assert glued == [], "join through a translatable pattern such as {status} — {where}"

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import logging
+import sys
 
 import pytest
 
@@ -50,3 +51,14 @@ def test_access_lines_are_redacted_by_both_formats(formatter: logging.Formatter)
         None,
     )
     assert SECRET not in formatter.format(record)
+
+
+@pytest.mark.parametrize("formatter", [JSONFormatter(), TextFormatter("%(message)s")])
+def test_a_traceback_is_redacted_by_both_formats(formatter: logging.Formatter) -> None:
+    try:
+        raise RuntimeError("failed at /api/tables/abc/ws?token=s3cr3t-seat-token")
+    except RuntimeError:
+        record = logging.LogRecord("t", logging.ERROR, __file__, 1, "it failed", (), None)
+        record.exc_info = sys.exc_info()
+    line = formatter.format(record)
+    assert "RuntimeError" in line and "s3cr3t-seat-token" not in line

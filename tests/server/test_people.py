@@ -13,6 +13,8 @@ from starlette.testclient import TestClient
 from tests.server.conftest import Players, bearer, browser
 from tests.server.test_websocket import error, socket_url, table_frame
 
+from tictactoe.server.app import create_app
+from tictactoe.server.settings import Settings
 from tictactoe.server.table.codes import ALPHABET
 
 MARKUP_NAMES = [
@@ -151,15 +153,42 @@ def test_a_browser_at_a_friends_table_still_cannot_take_its_other_seat(
 # -- codes and QR -----------------------------------------------------------------------------
 
 
-def test_every_table_has_a_code_that_opens_it_in_any_case(players: Players) -> None:
-    code = players.table()["code"]
+def test_every_table_has_a_code_that_opens_it_in_any_case(client: TestClient) -> None:
+    created = client.post("/api/tables", json={"variant": "standard"}).json()
+    code = client.get(f"/api/tables/{created['id']}").json()["code"]
     assert re.fullmatch(f"[{ALPHABET}]{{6}}", code)
     for typed in (code, code.lower(), f" {code[:3]}-{code[3:]} "):
-        answer = players.client.get(f"/j/{typed}", follow_redirects=False)
+        answer = client.get(f"/j/{typed}", follow_redirects=False)
         assert answer.status_code == 303
-        assert answer.headers["location"] == f"/t/{players.id}"
-    answer = players.client.get("/j", params={"code": code.lower()}, follow_redirects=False)
-    assert answer.headers["location"] == f"/t/{players.id}"
+        assert answer.headers["location"] == f"/t/{created['id']}"
+    answer = client.get("/j", params={"code": code.lower()}, follow_redirects=False)
+    assert answer.headers["location"] == f"/t/{created['id']}"
+
+
+@pytest.mark.parametrize("private", [False, True])
+def test_a_code_leads_to_a_seat_only_while_its_table_waits_for_a_player(
+    client: TestClient, private: bool
+) -> None:
+    created = client.post("/api/tables", json={"variant": "standard", "private": private}).json()
+    code = client.get(f"/api/tables/{created['id']}").json()["code"]
+    with browser(client):
+        assert client.post(f"/api/tables/{created['id']}/seats").status_code == 200
+    with browser(client):
+        answer = client.get(f"/j/{code}", follow_redirects=False)
+    if private:
+        assert answer.status_code == 404  # a private table's code leads nowhere once it is full
+    else:
+        assert answer.status_code == 303  # to where its games are watched, never to a seat
+        assert answer.headers["location"] == f"/t/{created['id']}/games"
+
+
+def test_code_lookups_are_rate_limited_per_address(tmp_path: Any) -> None:
+    settings = Settings(
+        database_url=f"sqlite:///{tmp_path}/codes.db", rate_limit_exempt=(), code_rate=(0.01, 5)
+    )
+    with TestClient(create_app(settings)) as guesser:
+        answers = [guesser.get("/j/ZZZZZZ").status_code for _ in range(8)]
+    assert answers[:5] == [404] * 5 and set(answers[5:]) == {429}
 
 
 @pytest.mark.parametrize("typed", ["ZZZZZZ", "K7M2P0", "<script>", "x" * 500, ""])
@@ -353,3 +382,39 @@ def test_play_someone_now_never_pairs_you_with_yourself(client: TestClient) -> N
 )
 def test_play_someone_now_refuses_what_cannot_pair(client: TestClient, body: Any) -> None:
     assert client.post("/api/quick", json=body).status_code == 422
+
+
+def test_the_list_shows_one_table_per_address_and_ghosts_never_push_a_real_one_out(
+    tmp_path: Any,
+) -> None:
+    settings = Settings(
+        database_url=f"sqlite:///{tmp_path}/lobby.db", rate_limit_exempt=(), create_rate=(50, 500)
+    )
+    with TestClient(create_app(settings)) as client:
+        waiting = client.post("/api/tables", json={"variant": "ultimate", "public": True}).json()
+        url = f"/api/tables/{waiting['id']}/ws?token={waiting['token']}"
+        with client.websocket_connect(url):
+            # The same address, other browsers: tables with a socket each, and many without.
+            sockets = []
+            for _ in range(3):
+                with browser(client):
+                    made = client.post("/api/tables", json={"variant": "standard", "public": True})
+                    made_table = made.json()
+                    sockets.append(
+                        client.websocket_connect(
+                            f"/api/tables/{made_table['id']}/ws?token={made_table['token']}"
+                        )
+                    )
+                    sockets[-1].__enter__()
+            for _ in range(210):
+                with browser(client):
+                    client.post("/api/tables", json={"variant": "standard", "public": True})
+            try:
+                listed = [t["id"] for t in _open(client)]
+                # One address (every browser here is the test client's): one listed table, the
+                # newest with its creator here; the ghosts never push it out.
+                assert listed == [made_table["id"]]
+            finally:
+                for socket in sockets:
+                    socket.__exit__(None, None, None)
+            assert [t["id"] for t in _open(client)] == [waiting["id"]]

@@ -162,3 +162,31 @@ def test_the_two_meanings_of_game_are_two_messages(language: str) -> None:
     variant = env.from_string('{{ pgettext("variant", "Game") }}').render()
     one_game = env.from_string('{{ pgettext("one game in a list", "Game") }}').render()
     assert variant != "Game" and one_game != "Game"
+
+
+@pytest.mark.skipif("cs" not in CATALOGS, reason="no Czech catalog")
+def test_czech_keeps_a_one_letter_word_on_the_line_of_the_next() -> None:
+    """Czech typography (and its glossary) never ends a line with k, s, v, z, o, u, a or i: a
+    no-break space follows them (a capital O is left alone: it is usually the mark)."""
+    loose = re.compile(r"(?<![\w%(){}])[ksvzouaiKSVZUAI] ")
+    found = [
+        form
+        for message in messages(catalog_of("cs"))
+        for form in forms(message)
+        if loose.search(form)
+    ]
+    assert found == []
+
+
+@pytest.mark.skipif("fr" not in CATALOGS, reason="no French catalog")
+def test_french_puts_a_no_break_space_before_double_punctuation() -> None:
+    """« : » takes a no-break space, « ; ? ! » a narrow one (U+00A0 or U+202F either way): an
+    ordinary space would let the sign start a line, none at all is English."""
+    bare = re.compile(r"(?<![\u00a0\u202f])[:;?!](?!//)")
+    found = [
+        form
+        for message in messages(catalog_of("fr"))
+        for form in forms(message)
+        if bare.search(form)
+    ]
+    assert found == []

@@ -17,6 +17,7 @@ from starlette.applications import Starlette
 from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 from websockets.asyncio.client import connect
+from websockets.http11 import Request
 
 from tictactoe.server.ops.http_protocol import BoundedH11Protocol
 from tictactoe.server.ops.websocket_protocol import SEND_TEXT_NOW, LeanWebSocketProtocol
@@ -92,6 +93,11 @@ async def test_messages_both_ways_keep_their_order_and_the_handshake_is_let_go(p
         protocols = [o for o in gc.get_objects() if isinstance(o, LeanWebSocketProtocol)]
         assert len(protocols) == 1
         assert protocols[0].request is None and protocols[0].response is None
+        # websockets' parser still holds the request; its headers (a list per name) are gone.
+        requests = [
+            o for o in gc.get_objects() if isinstance(o, Request) and o is not websocket.request
+        ]
+        assert requests and all(len(request.headers) == 0 for request in requests)
     # The client closed: a write after that writes nothing and says so.
     for _ in range(100):
         if after_close:

@@ -16,11 +16,15 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from tictactoe.rules import Game
 
-LEVELS = ("easy", "medium", "hard", "max")
+from tictactoe.engine.levels import NAMES as LEVELS
+from tictactoe.engine.levels import levels
+
+__all__ = ["LEVELS", "best_move", "levels", "warm_up"]
 
 
 def best_move(game: Game, level: str = "max", think_ms: int = 100, seed: int | None = None) -> str:
-    """The computer's move in `game` at `level` (`easy`, `medium`, `hard` or `max`).
+    """The computer's move in `game` at `level` (one of `LEVELS`, weakest first: `levels()`
+    gives each one's Elo).
 
     `max` searches for `think_ms` milliseconds (less only when it has proven the result); the
     other levels search a fixed amount. The same `seed` gives the same move (a seeded `max`

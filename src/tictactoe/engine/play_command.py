@@ -11,6 +11,8 @@ import random
 import sys
 from typing import TYPE_CHECKING, TextIO
 
+from tictactoe.engine.levels import NAMES as LEVELS
+
 if TYPE_CHECKING:
     from tictactoe.rules import Game
 
@@ -31,7 +33,7 @@ POSITION_WORDS = (
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("variant", nargs="?", default="ultimate", choices=["ultimate", "standard"])
-    parser.add_argument("--level", choices=["easy", "medium", "hard", "max"], default="medium")
+    parser.add_argument("--level", choices=LEVELS, default="medium", help="weakest first")
     parser.add_argument("--size", type=int, help="standard: board size 3, 4 or 5 (default 3)")
     parser.add_argument("--line", type=int, help="standard: marks in a row that win")
     parser.add_argument(

@@ -1,16 +1,13 @@
-"""The levels of the computer player, and which search each one runs for each variant.
+"""What each level of the computer player runs (`levels.LEVELS` says which level is what).
 
-- `easy`: one look at the board, like a beginner: usually takes a small win it sees, sometimes
-  blocks, often plays somewhere plausible instead. Beatable by anyone paying attention.
-- `medium`: a short search (Ultimate: 300 MCTS iterations with random playouts; standard: two
-  plies), with an occasional careless move.
-- `hard`: a longer search (Ultimate: 3 000 iterations with the solver; standard: four plies).
 - `max`: everything it has for `think_ms` (Ultimate: MCTS with the exact solver, each new leaf
   scored half by the value network and half by a fast informed playout, each new move's starting
   score mostly the network's value of where it leads (progressive bias), a node expanded at its
   third visit, and the tree kept from move to move, compacted to the subtree played when it runs
   short of room;
   standard: iterative-deepening alpha-beta that proves the result where it can).
+- below it, from `master` down to `novice`: the same search for a fixed number of iterations, a
+  plainer search, or one look at the board with more or fewer random taps (see `levels`).
 
 Levels below `max` search a fixed amount, so they play the same on any machine and a seed makes
 their choice repeatable. `max` is bounded by the clock; with a seed it runs a fixed budget of
@@ -34,6 +31,8 @@ from tictactoe.engine import standard_kernel as sk
 from tictactoe.engine import ultimate_kernel as uk
 from tictactoe.engine import ultimate_search as us
 from tictactoe.engine.kept_tree import KeptTree
+from tictactoe.engine.levels import NAMES, Level
+from tictactoe.engine.levels import level as level_named
 from tictactoe.engine.position import (
     standard_cell_name,
     standard_masks,
@@ -42,7 +41,7 @@ from tictactoe.engine.position import (
 )
 from tictactoe.rules import Game
 
-LEVELS = ("easy", "medium", "hard", "max")
+LEVELS = NAMES
 
 # The share of a leaf's score `max` takes from the value network (the rest from a playout).
 MAX_VALUE_MIX = 0.5
@@ -51,8 +50,6 @@ MAX_SETTINGS: dict[str, Any] = {"expand": 3, "net_prior": 0.8}
 # The fixed speed the baseline (`max` before the value network) sized its seeded searches for.
 BASELINE_ITERATIONS_PER_MS = 300
 STANDARD_NODES_PER_MS = 3000
-
-ULTIMATE_ITERATIONS = {"medium": 300, "hard": 3000}
 
 _kept = {"max": KeptTree(), "baseline": KeptTree()}
 _speed: list[float] = []  # iterations per ms of `max` on this machine, once measured
@@ -77,13 +74,9 @@ def iterations_per_ms() -> float:
     return _speed[0] if _speed else calibrate()
 
 
-STANDARD_DEPTH = {"medium": 2, "hard": 4}
-
-
 def best_move(game: Game, level: str = "max", think_ms: int = 100, seed: int | None = None) -> str:
     started = time.perf_counter()
-    if level not in LEVELS:
-        raise ValueError(f"unknown level {level!r}; the levels are {', '.join(LEVELS)}")
+    chosen = level_named(level)
     if game.is_over:
         raise ValueError("the game is over: there is no move to make")
     if think_ms <= 0:
@@ -94,24 +87,26 @@ def best_move(game: Game, level: str = "max", think_ms: int = 100, seed: int | N
     rng = random.Random(seed)
     deadline = started + think_ms / 1000
     if game.variant == "ultimate":
-        return _ultimate_move(game, level, think_ms, seed, rng, deadline)
-    return _standard_move(game, level, think_ms, seed, rng, deadline)
+        return _ultimate_move(game, chosen, think_ms, seed, rng, deadline)
+    return _standard_move(game, chosen, think_ms, seed, rng, deadline)
 
 
 # -- Ultimate ---------------------------------------------------------------------------------
 
 
 def _ultimate_move(
-    game: Game, level: str, think_ms: int, seed: int | None, rng: random.Random, deadline: float
+    game: Game, level: Level, think_ms: int, seed: int | None, rng: random.Random, deadline: float
 ) -> str:
     state = ultimate_state(game)
-    if level == "easy":
+    if level.kind == "glance":
+        if level.sense < 1 and rng.random() >= level.sense:
+            return rng.choice(game.legal_moves())
         return ultimate_cell_name(_beginner_ultimate_move(state, rng))
     search_seed = rng.getrandbits(48)
-    if level == "medium":
+    if level.kind == "playouts":
         result = us.search(
             state,
-            iterations=ULTIMATE_ITERATIONS["medium"],
+            iterations=level.iterations,
             seed=search_seed,
             policy=0,
             solver=False,
@@ -119,12 +114,16 @@ def _ultimate_move(
             exploration=1.0,
         )
         # Now and then a careless move: a random one among those the search tried more than once.
-        if rng.random() < 0.1:
+        if rng.random() < level.careless:
             tried = [c for c in result.children if c[1] > 1] or result.children
             return ultimate_cell_name(rng.choice(tried)[0])
         return ultimate_cell_name(result.cell)
-    if level == "hard":
-        result = us.search(state, iterations=ULTIMATE_ITERATIONS["hard"], seed=search_seed)
+    if level.kind == "search":
+        result = us.search(state, iterations=level.iterations, seed=search_seed)
+        return ultimate_cell_name(result.cell)
+    if level.kind == "net":
+        options = {**MAX_SETTINGS, "value_mix": MAX_VALUE_MIX}
+        result = us.search(state, iterations=level.iterations, seed=search_seed, **options)
         return ultimate_cell_name(result.cell)
     return ultimate_cell_name(_max_search(game, state, think_ms, seed, search_seed, deadline).cell)
 
@@ -306,16 +305,18 @@ class StandardSearch:
 
 
 def _standard_move(
-    game: Game, level: str, think_ms: int, seed: int | None, rng: random.Random, deadline: float
+    game: Game, level: Level, think_ms: int, seed: int | None, rng: random.Random, deadline: float
 ) -> str:
     size = game.size
-    if level == "easy":
+    if level.kind == "glance":
+        if level.sense < 1 and rng.random() >= level.sense:
+            return rng.choice(game.legal_moves())
         return standard_cell_name(_beginner_standard_move(game, rng), size)
     search = StandardSearch(game)
-    if level in STANDARD_DEPTH:
-        scores = search.scores(STANDARD_DEPTH[level])
+    if level.kind != "max":
+        scores = search.scores(level.depth)
         assert scores is not None
-        if level == "medium" and rng.random() < 0.15:
+        if rng.random() < level.slips:
             return standard_cell_name(rng.choice(sorted(scores)), size)
         return standard_cell_name(_pick_best(scores, size, game.line, rng), size)
     if seed is None:

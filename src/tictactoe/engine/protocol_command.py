@@ -15,6 +15,8 @@ import sys
 import time
 from typing import TextIO
 
+from tictactoe.engine.levels import NAMES as LEVELS
+
 HELP = "play Ultimate over stdin/stdout in the CodinGame bot protocol (for bot arenas)"
 
 DEFAULT_THINK_MS = 90  # the arena allows 100 ms a turn; keep a margin for reading and writing
@@ -56,7 +58,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--level",
-        choices=["easy", "medium", "hard", "max"],
+        choices=LEVELS,
         default="max",
         help="playing strength (default max)",
     )
@@ -85,7 +87,7 @@ def warm_up(level: str, *, seeded: bool) -> None:
     """Load what the game will use before the first turn's search starts its clock (the arena
     gives the first turn more time; loading counts against it): the kernels of this one level,
     and, for a seeded `max` only, this machine's speed (`player.calibrate`, ~40 ms of search an
-    unseeded `max` never needs). The engine's own `warm_up` does all four levels and both.
+    unseeded `max` never needs). The engine's own `warm_up` does every level and both.
 
     Python's cyclic garbage collector is off meanwhile: importing NumPy and Numba and loading
     the cached kernels makes ~10^5 objects that all live as long as the process, and collecting
@@ -119,6 +121,7 @@ def play_protocol(
         header = stdin.readline()
         if not header:
             return 0
+        arrived = time.perf_counter()  # the arena's clock for this turn starts about now
         row, col = (int(v) for v in header.split())
         count = int(stdin.readline())
         valid = []
@@ -128,6 +131,8 @@ def play_protocol(
         if row >= 0:
             game = game.play(cell_from_row_col(row, col))
         budget = first_turn_ms(think_ms) if turn == 0 else think_ms
+        # Reading the actions and following the opponent's move count against the turn too.
+        budget = max(MIN_THINK_MS, budget - round((time.perf_counter() - arrived) * 1000))
         move = best_move(game, level, think_ms=budget, seed=None if seed is None else seed + turn)
         if valid and move not in valid:
             print(

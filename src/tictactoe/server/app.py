@@ -21,7 +21,10 @@ from starlette.exceptions import HTTPException
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import Scope
 
+from tictactoe.server.learning import hint_api, puzzle_api
+from tictactoe.server.learning import pages as learning_pages
 from tictactoe.server.ops import health, metrics
+from tictactoe.server.ops.garbage import CycleSweeper
 from tictactoe.server.ops.json_input import JSONBodyMiddleware
 from tictactoe.server.pubsub.backends import open_pubsub
 from tictactoe.server.pubsub.presence import SharedPresence
@@ -31,7 +34,15 @@ from tictactoe.server.storage.backends import open_storage
 from tictactoe.server.table.commands import Refused
 from tictactoe.server.table.computer import ComputerPlayer
 from tictactoe.server.table.tables import Tables
-from tictactoe.server.web import api, people_api, review_api, review_pages, share, websocket
+from tictactoe.server.web import (
+    api,
+    levels_api,
+    people_api,
+    review_api,
+    review_pages,
+    share,
+    websocket,
+)
 from tictactoe.server.web.connections import Hub
 from tictactoe.server.web.error_pages import error_page, wants_a_page
 from tictactoe.server.web.identity import ClientCookieMiddleware
@@ -62,9 +73,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         tables = app.state.tables = Tables(storage, pubsub, settings, computer, presence=presence)
         # Scale-out: sockets catch up from the database when Redis may have dropped frames.
         app.state.hub = Hub(pubsub, resync=tables.latest_envelope if tables.shared else None)
+        hub = app.state.hub
+        sweeper = CycleSweeper(lambda: hub.connection_count, lambda: hub.closed_sockets)
         background = [
             asyncio.ensure_future(_update_gauges(app)),
-            asyncio.ensure_future(app.state.hub.poll_while_the_bus_is_down()),
+            asyncio.ensure_future(hub.poll_while_the_bus_is_down()),
+            asyncio.ensure_future(sweeper.run()),
         ]
         try:
             yield
@@ -104,10 +118,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_exception_handler(RequestValidationError, _invalid_request)
     app.add_exception_handler(StorageUnavailableError, _storage_unavailable)
     app.include_router(api.router)
+    app.include_router(levels_api.router)
     app.include_router(people_api.router)
     app.include_router(review_api.router, prefix="/api")
     app.include_router(share.router)
     app.include_router(review_pages.router)
+    app.include_router(puzzle_api.router, prefix="/api")
+    app.include_router(hint_api.router, prefix="/api")
+    app.include_router(learning_pages.router)
     app.include_router(websocket.router)
     app.include_router(health.router)
     _include_pages(app)

@@ -154,25 +154,10 @@ def app_from_environment() -> object:
             redis_url=os.environ.get(_REDIS_VARIABLE),
         )
     )
+    from tictactoe.server.ops.garbage import tune_garbage_collector
+
     tune_garbage_collector()
     return app
-
-
-def tune_garbage_collector() -> None:
-    """Keeps full garbage collections out of the way of moves.
-
-    A process with 1 000 tables holds ~500 000 objects (each socket alone is a few dozen tasks,
-    coroutines and futures); Python's default thresholds ran a full collection every few seconds
-    under load, each stopping the event loop for 100-400 ms (measured with bench/server.py).
-    Everything alive once the app is built (modules, routes, schemas) is frozen out of
-    collection, and young collections run less often, so that objects that live as long as a
-    move (the previous table state) die by reference counting before they are promoted: a full
-    collection then comes after ~50 million allocations instead of ~70 000."""
-    import gc
-
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(10_000, 50, 100)
 
 
 def settings_from_environment(environ: Mapping[str, str]) -> Settings:
@@ -184,27 +169,46 @@ def settings_from_environment(environ: Mapping[str, str]) -> Settings:
     ... )
     >>> s.move_rate, s.rate_limit_exempt
     ((5.0, 10), ())
+    >>> settings_from_environment({"TICTACTOE_TRUSTED_PROXIES": ""}).trusted_proxies
+    ()
+    >>> settings_from_environment({"TICTACTOE_MOVE_RATE": "5"})
+    Traceback (most recent call last):
+    ValueError: TICTACTOE_MOVE_RATE='5': 2 values separated by commas, like '20.0,120'
     """
     from tictactoe.server.settings import Settings
 
     defaults = Settings()
     changes: dict[str, object] = {}
     for field in dataclasses.fields(Settings):
-        text = environ.get(f"TICTACTOE_{field.name.upper()}")
+        name = f"TICTACTOE_{field.name.upper()}"
+        text = environ.get(name)
         if text is None:
             continue
         default = getattr(defaults, field.name)
-        if isinstance(default, tuple):
-            items = [item.strip() for item in text.split(",") if item.strip()]
-            kinds = [type(value) for value in default] or [str] * len(items)
-            kinds += [kinds[-1]] * (len(items) - len(kinds))
-            changes[field.name] = tuple(
-                kind(item) for kind, item in zip(kinds, items, strict=False)
-            )
-        elif isinstance(default, bool):
-            changes[field.name] = text.lower() in ("1", "true", "yes", "on")
-        elif isinstance(default, int | float):
-            changes[field.name] = type(default)(text)
-        else:
-            changes[field.name] = text or None
+        try:
+            changes[field.name] = _setting_value(default, text)
+        except ValueError as error:
+            raise ValueError(f"{name}={text!r}: {error}") from None
     return dataclasses.replace(defaults, **changes)  # type: ignore[arg-type]
+
+
+def _setting_value(default: object, text: str) -> object:
+    """`text` read as a value of the default's type (a tuple: commas between the items; a tuple
+    of numbers, such as a rate, has exactly as many as its default)."""
+    if isinstance(default, tuple):
+        items = [item.strip() for item in text.split(",") if item.strip()]
+        if default and not isinstance(default[0], str):
+            if len(items) != len(default):
+                example = ",".join(str(value) for value in default)
+                raise ValueError(f"{len(default)} values separated by commas, like {example!r}")
+            try:
+                return tuple(type(value)(item) for value, item in zip(default, items, strict=True))
+            except ValueError:
+                kinds = ", ".join(type(value).__name__ for value in default)
+                raise ValueError(f"values of the kinds {kinds}") from None
+        return tuple(items)
+    if isinstance(default, bool):
+        return text.lower() in ("1", "true", "yes", "on")
+    if isinstance(default, int | float):
+        return type(default)(text)
+    return text or None

@@ -47,6 +47,10 @@ class Settings:
     # (408 and closed otherwise), and at most this many connections are open (503 beyond).
     header_timeout_seconds: float = 10.0
     max_connections: int = 4096
+    # Per client address (see ops/address_caps.py): connections open, and connections whose
+    # request is unfinished (headers or body still coming); 503 beyond. Far above a household's.
+    max_connections_per_address: int = 256
+    max_unfinished_per_address: int = 64
     # Rate limits as (per second sustained, burst): per client address for moves (and the other
     # actions), table creation and joins (taking a seat, opening a socket); per socket for messages.
     # Over a limit: 429 with Retry-After (HTTP) or an error frame with status 429 (WebSocket).
@@ -56,6 +60,9 @@ class Settings:
     socket_message_rate: tuple[float, int] = (20.0, 60)
     # The computer's analysis (the analysis board's evaluation, a game's analysis) per address.
     analysis_rate: tuple[float, int] = (1.0, 20)
+    # Looking a table up by its short code (`/j/…`), per address: codes are short, so guessing
+    # them must be slow.
+    code_rate: tuple[float, int] = (0.2, 20)
     # Addresses without per-address limits: this host (tests, benchmarks). A proxy on this host
     # must be listed in trusted_proxies, so that clients are told apart by their real address.
     rate_limit_exempt: tuple[str, ...] = ("127.0.0.1", "::1")

@@ -1,8 +1,9 @@
 """What one connection may cost `tictactoe serve` before its request reaches the site, so that a
 server run without a proxy in front is safe too: uvicorn's h11 protocol (httptools has no cap on
 header size) with the request line and headers capped at `MAX_HEADER_BYTES` (431 beyond), and a
-header timeout: a connection that has not sent a request's complete headers within it, whether
-it is new, idle between requests or sending them a byte at a time, gets 408 and is closed."""
+request timeout: a connection that has not sent a request's complete headers and body within the
+header timeout, whether it is new, idle between requests or sending them a byte at a time, gets
+408 and is closed. What one address may hold open is capped too (`address_caps`)."""
 
 from __future__ import annotations
 
@@ -13,11 +14,14 @@ from typing import Any
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from tictactoe.server.ops.address_caps import REFUSED, address_caps
+
 # Browsers send a few KB (cookies at most ~4 KB each); 32 KB is what nginx allows by default.
 MAX_HEADER_BYTES = 32 * 1024
+_TOO_SLOW = b"the request came too slowly"
 _TIMED_OUT = (
     b"HTTP/1.1 408 Request Timeout\r\ncontent-type: text/plain; charset=utf-8\r\n"
-    b"content-length: 37\r\nconnection: close\r\n\r\nthe request's headers came too slowly"
+    b"content-length: %d\r\nconnection: close\r\n\r\n%s" % (len(_TOO_SLOW), _TOO_SLOW)
 )
 
 
@@ -32,25 +36,32 @@ def header_timeout() -> float:
 
 
 class BoundedH11Protocol(H11Protocol):
-    """uvicorn's h11 protocol with the header timeout."""
+    """uvicorn's h11 protocol with the request timeout and the per-address caps."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.header_timeout = header_timeout()
         self._header_deadline: asyncio.TimerHandle | None = None
+        self._caps = address_caps()
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
+        if not self._caps.admit(transport):
+            transport.write(REFUSED)
+            transport.close()
+            return
         self._arm()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
+        self._caps.release(self.transport)
         super().connection_lost(exc)
 
     def handle_events(self) -> None:
         super().handle_events()
         if self.cycle is not None and not self.cycle.response_complete:
-            self._disarm()  # the headers are in: the request is the site's now
+            if not self.cycle.more_body or self.cycle.response_started:
+                self._disarm()  # the whole request is in: it is the site's now
         elif self.transport.get_protocol() is not self:
             # Upgraded to a WebSocket: the armed timer would keep this protocol (its h11 state
             # and buffers, ~5 KB) alive for the whole timeout, for every socket that opens.
@@ -62,20 +73,26 @@ class BoundedH11Protocol(H11Protocol):
             self._arm()  # the next request's headers have the same time to arrive
 
     def _arm(self) -> None:
+        """A request's headers and body have the header timeout to arrive (it is unfinished)."""
         self._disarm()
         self._header_deadline = self.loop.call_later(self.header_timeout, self._too_slow)
+        self._caps.request_started(self.transport)
 
     def _disarm(self) -> None:
         if self._header_deadline is not None:
             self._header_deadline.cancel()
             self._header_deadline = None
+            self._caps.request_finished(self.transport)
 
     def _too_slow(self) -> None:
         self._header_deadline = None
+        self._caps.request_finished(self.transport)
         transport = self.transport
         if transport.is_closing() or transport.get_protocol() is not self:
             return  # closed, or upgraded to a WebSocket
-        if self.cycle is not None and not self.cycle.response_complete:
+        cycle = self.cycle
+        if cycle is not None and not cycle.response_complete and not cycle.more_body:
             return  # a request is being served
-        transport.write(_TIMED_OUT)
+        if cycle is None or not cycle.response_started:
+            transport.write(_TIMED_OUT)  # the headers or the body came too slowly
         transport.close()

@@ -29,6 +29,7 @@ _ACTION = re.compile(
 _FORM_SEAT = re.compile(r"^/t/[^/]+/seats$")  # the no-JavaScript join button
 _ANALYSIS = re.compile(r"^/api/positions/evaluation$|^/api/tables/[^/]+/games/[^/]+/analysis$")
 _SOCKET = re.compile(r"^/api/tables/[^/]+/ws$")
+_CODE = re.compile(r"^/j(/[^/]*)?$")  # a table looked up by its short code
 # Socket messages that act at a table: each counts against its address's action limit too.
 _SOCKET_ACTIONS = frozenset(
     {
@@ -46,6 +47,38 @@ _SOCKET_ACTIONS = frozenset(
     }
 )
 _QUOTED_ACTIONS = tuple(f'"{kind}"' for kind in sorted(_SOCKET_ACTIONS))
+
+
+class TokenBucket:
+    """One bucket: `burst` tokens, refilled at `rate` per second (a socket's own message limit:
+    one per open socket, so it holds two numbers and no dict).
+
+    >>> bucket = TokenBucket(rate=1.0, burst=2, clock=lambda: 0.0)
+    >>> [bucket.take() for _ in range(3)]
+    [0.0, 0.0, 1.0]
+    """
+
+    __slots__ = ("_clock", "_then", "_tokens", "burst", "rate")
+
+    def __init__(
+        self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self._clock = clock
+        self._tokens = self.burst
+        self._then = clock()
+
+    def take(self) -> float:
+        """Takes a token: 0.0 if there was one, else the seconds until there will be."""
+        now = self._clock()
+        tokens = min(self.burst, self._tokens + (now - self._then) * self.rate)
+        self._then = now
+        if tokens >= 1.0:
+            self._tokens = tokens - 1.0
+            return 0.0
+        self._tokens = tokens
+        return (1.0 - tokens) / self.rate
 
 
 class TokenBuckets:
@@ -121,6 +154,7 @@ class RateLimitMiddleware:
             "create": TokenBuckets(*settings.create_rate),
             "join": TokenBuckets(*settings.join_rate),
             "analysis": TokenBuckets(*settings.analysis_rate),
+            "code": TokenBuckets(*settings.code_rate),
         }
         self.message_rate = settings.socket_message_rate
 
@@ -160,14 +194,14 @@ class RateLimitMiddleware:
     def _limited_receive(self, scope: Scope, receive: Receive, send: Send) -> Receive:
         """The socket's messages, less those over its own limit or its address's move limit:
         each of those is answered with an error frame instead of reaching the site."""
-        bucket = TokenBuckets(*self.message_rate)
+        bucket = TokenBucket(*self.message_rate)
 
         async def limited() -> Message:
             while True:
                 message = await receive()
                 if message["type"] != "websocket.receive":
                     return message
-                wait = bucket.take("socket")
+                wait = bucket.take()
                 if wait == 0 and _is_action(message):
                     wait = self._take("move", scope)
                 elif wait > 0:
@@ -198,9 +232,13 @@ def _http_kind(method: str, path: str) -> str | None:
     'analysis'
     >>> _http_kind("GET", "/api/tables/abc/games/1/analysis")
     'analysis'
+    >>> _http_kind("GET", "/j/ABC234"), _http_kind("GET", "/j")
+    ('code', 'code')
     """
     if _ANALYSIS.match(path):
         return "analysis"
+    if _CODE.match(path):
+        return "code"
     if method not in ("POST", "PUT"):
         return None
     if path in ("/api/tables", "/tables", "/api/quick"):

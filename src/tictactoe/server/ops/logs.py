@@ -68,7 +68,7 @@ class JSONFormatter(logging.Formatter):
             client, method, path, _version, status = args
             entry.update(client=client, method=method, path=redact(str(path)), status=status)
         if record.exc_info:
-            entry["error"] = self.formatException(record.exc_info)
+            entry["error"] = redact(self.formatException(record.exc_info))
         return json.dumps(entry, default=str)
 
 

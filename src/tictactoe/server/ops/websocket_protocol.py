@@ -7,7 +7,8 @@ of Python objects per socket, ~2.3 KB were the inbox (an `asyncio.Queue`: three 
 event with a fourth) and the `writable` event (a fifth deque, though nothing ever clears it), and
 ~1.5 KB the handshake's request and response, kept for the socket's whole life. Here the inbox is
 a list and a future made only while the app waits, the event is one shared object, and the
-handshake goes once the socket is open.
+handshake goes once the socket is open (its request's headers, a list per name, are emptied:
+websockets' parser keeps the request itself).
 
 The write: uvicorn's `send` is a coroutine, so every frame the site fans out to a socket needed a
 task of its own, and a turn of the event loop, before it reached the socket. The sans-I/O
@@ -19,6 +20,10 @@ server does not find it and sends the ASGI way.
 A client that stops reading would have every frame sent to it kept in the transport's buffer
 (the protocol never pauses the app): past `MAX_UNSENT_BYTES` the connection is dropped, and the
 client, once it reads again, reconnects and gets the table whole.
+
+A handshake the parser never finishes (a header line over its 8 KB, more than 128 headers) is
+closed after the header timeout; and the connection, counted against its address's caps when it
+opened as HTTP, is let go of here when it closes (`address_caps`).
 """
 
 from __future__ import annotations
@@ -29,6 +34,9 @@ from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.http11 import Request
+
+from tictactoe.server.ops.address_caps import address_caps
+from tictactoe.server.ops.http_protocol import header_timeout
 
 # The scope extension: `scope["extensions"][SEND_TEXT_NOW](text) -> bool`.
 SEND_TEXT_NOW = "tictactoe.send_text_now"
@@ -100,10 +108,34 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
         super().__init__(*args, **kwargs)
         self.queue = _Inbox(self.loop)  # type: ignore[assignment]
         self.writable = _ALWAYS_WRITABLE  # type: ignore[assignment]
+        self._handshake_deadline: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:  # type: ignore[override]
+        super().connection_made(transport)  # type: ignore[arg-type]
+        self._handshake_deadline = self.loop.call_later(header_timeout(), self._too_slow)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._stop_deadline()
+        address_caps().release(self.transport)
+        super().connection_lost(exc)
+
+    def _too_slow(self) -> None:
+        self._handshake_deadline = None
+        if not self.handshake_complete and not self.transport.is_closing():
+            self.transport.close()
+
+    def _stop_deadline(self) -> None:
+        if self._handshake_deadline is not None:
+            self._handshake_deadline.cancel()
+            self._handshake_deadline = None
 
     def handle_connect(self, event: Request) -> None:
+        self._stop_deadline()  # the handshake is parsed: the site answers it now
         super().handle_connect(event)
         self.request = None  # type: ignore[assignment]  # the scope has what the app needs
+        # websockets' parser keeps the request for the socket's life (a local of its generator):
+        # its headers, a list per name, are copied into the scope by now.
+        event.headers.clear()
         scope = getattr(self, "scope", None)
         if scope is not None:
             scope["extensions"][SEND_TEXT_NOW] = self.send_text_now

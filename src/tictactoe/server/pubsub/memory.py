@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import logging
+
 from tictactoe.server.pubsub import Callback, Unsubscribe
+
+log = logging.getLogger(__name__)
 
 
 class MemoryPubSub:
@@ -19,8 +23,12 @@ class MemoryPubSub:
 
     async def publish(self, channel: str, message: str) -> None:
         # A copy: a callback may unsubscribe (or subscribe) while we iterate.
+        # One failing subscriber neither fails the publisher nor robs the others (as with Redis).
         for callback in list(self._subscribers.get(channel, ())):
-            callback(message)
+            try:
+                callback(message)
+            except Exception:
+                log.exception("a subscriber to %s failed", channel)
 
     async def subscribe(self, channel: str, callback: Callback) -> Unsubscribe:
         self._subscribers.setdefault(channel, []).append(callback)

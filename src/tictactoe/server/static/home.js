@@ -1,7 +1,7 @@
 // The home page's form: each start button (a friend, the computer, someone now, two on this
 // device) creates the table through the JSON API and opens it; "More options" shows only the
 // options that apply. Without JavaScript the form still posts to the server.
-import { t } from "./strings.js";
+import { numberFormat, t } from "./strings.js";
 
 const form = document.querySelector("[data-create-table]");
 const errorBox = form.querySelector("[data-form-error]");
@@ -82,7 +82,7 @@ const openList = document.querySelector("[data-open-tables]");
 const openEmpty = document.querySelector("[data-open-empty]");
 
 // Numbers as the page's language writes them: 0,5 min in most of them.
-const number = new Intl.NumberFormat(document.documentElement.lang, { maximumFractionDigits: 1 });
+const number = numberFormat({ maximumFractionDigits: 1 });
 
 function openLabel(open) {
   const parts = [];

@@ -12,3 +12,8 @@ export function t(key, values = {}) {
   }
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? values[name] : whole));
 }
+
+// Numbers as the page's language writes them (its decimal sign: 0,5 in most of them), in the
+// Latin digits the board's cell names and the server's pages (Babel's default) use too.
+export const numberFormat = (options = {}) =>
+  new Intl.NumberFormat(document.documentElement.lang, { numberingSystem: "latn", ...options });

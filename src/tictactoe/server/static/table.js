@@ -137,6 +137,8 @@ function render(tbl) {
   revealBar();
   if (document.hidden && myTurn && !wasMyTurn) document.title = `● ${t("Your move")} · ${baseTitle}`;
   wasMyTurn = myTurn;
+  // For the page's other parts (hints.js): the table as drawn, and whose turn it is here.
+  page.dispatchEvent(new CustomEvent("table:render", { detail: { table: tbl, seat, myTurn } }));
 }
 
 document.addEventListener("visibilitychange", () => {

@@ -1,9 +1,13 @@
 // The players card: who sits where (and who is online), the score, team members and the clocks,
 // counted down here between the server's frames.
-import { t } from "./strings.js";
+import { numberFormat, t } from "./strings.js";
 import { isOver, isPlayerSeat } from "./table_text.js";
 
-const LEVELS = { easy: "Easy", medium: "Medium", hard: "Hard", max: "Strongest" };
+// The computer's levels (tictactoe.engine.levels) by the English text of their labels.
+const LEVELS = {
+  novice: "Novice", easy: "Easy", casual: "Casual", medium: "Medium",
+  tricky: "Tricky", tough: "Tough", hard: "Hard", strong: "Strong", expert: "Expert", max: "Strongest",
+};
 
 export function renderPlayers(page, tbl, seat, myMember) {
   // Two people at one device: both sides are "you", so each is named by its mark.
@@ -14,7 +18,7 @@ export function renderPlayers(page, tbl, seat, myMember) {
     let name = t("Player {mark}", { mark: mark.toUpperCase() });
     if (info.name) name = mark === seat ? t("{name} (you)", { name: info.name }) : info.name;
     else if (tbl.teams) name = t("Team");
-    else if (info.computer) name = tbl.level in LEVELS ? `${t("Computer")} · ${t(LEVELS[tbl.level])}` : t("Computer");
+    else if (info.computer) name = tbl.level in LEVELS ? t("Computer · {level}", { level: t(LEVELS[tbl.level]) }) : t("Computer");
     else if (!info.taken) name = t("Free seat");
     else if (mark === seat) name = t("You");
     else if (isPlayerSeat(seat)) name = t("Your opponent");
@@ -68,8 +72,7 @@ function renderMembers(list, members, mine) {
 }
 
 // Tenths under ten seconds, with the page language's decimal sign (0:09,5 in most of them).
-const tenths = new Intl.NumberFormat(document.documentElement.lang,
-  { minimumIntegerDigits: 2, minimumFractionDigits: 1, maximumFractionDigits: 1 });
+const tenths = numberFormat({ minimumIntegerDigits: 2, minimumFractionDigits: 1, maximumFractionDigits: 1 });
 
 function formatTime(seconds) {
   const s = Math.max(0, seconds);

@@ -1,7 +1,7 @@
 // What the table page says in words: the status line, the settings line, what changed (for the
 // screen reader's live region) and what an error means.
 import { boardName, markOn, other, smallBoardOf, upper, whereToPlay } from "./board.js";
-import { t } from "./strings.js";
+import { numberFormat, t } from "./strings.js";
 
 export const isOver = (tbl) => tbl.result !== null && tbl.result !== undefined;
 export const isPlayerSeat = (seat) => seat === "x" || seat === "o";
@@ -58,8 +58,8 @@ export function waitingText(tbl, seat) {
 }
 
 // A number as the page's language writes it (a decimal comma in most of them: 0,5 min).
-const numberFormat = new Intl.NumberFormat(document.documentElement.lang, { maximumFractionDigits: 2 });
-const number = (value) => numberFormat.format(value);
+const decimals = numberFormat({ maximumFractionDigits: 2 });
+const number = (value) => decimals.format(value);
 
 export function settingsText(tbl) {
   const parts = [];
@@ -81,14 +81,15 @@ export const takebackDeclined = (previous, next, seat) =>
 // What the live region says about the step from `previous` to `next` (null: nothing worth saying).
 export function describeChange(previous, next, seat) {
   if (!previous) return null;
-  if (next.game !== previous.game) return `${t("Game {n}", { n: next.game })}. ${statusText(next, seat)}`;
-  if (next.moves.length < previous.moves.length) return `${t("Move taken back.")} ${statusText(next, seat)}`;
+  // Whole sentences, so each language orders and punctuates what happened and what comes next.
+  const status = statusText(next, seat);
+  if (next.game !== previous.game) return t("Game {n}. {status}", { n: next.game, status });
+  if (next.moves.length < previous.moves.length) return t("Move taken back. {status}", { status });
   if (takebackDeclined(previous, next, seat)) return t("Your opponent declined the takeback.");
   if (next.moves.length > previous.moves.length && next.last_move) {
-    const mark = upper(markOn(next, next.last_move) || other(next.turn));
-    let text = t("{mark} played {cell}", { mark, cell: next.last_move });
-    if (next.variant === "ultimate") text += ` (${boardName(smallBoardOf(next.last_move))})`;
-    return `${text}. ${statusText(next, seat)}`;
+    const played = { mark: upper(markOn(next, next.last_move) || other(next.turn)), cell: next.last_move, status };
+    if (next.variant !== "ultimate") return t("{mark} played {cell}. {status}", played);
+    return t("{mark} played {cell} ({board}). {status}", { ...played, board: boardName(smallBoardOf(next.last_move)) });
   }
   if (isOver(next) !== isOver(previous)) return statusText(next, seat);
   return null;

@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
 
 from tictactoe import Game
@@ -31,20 +31,13 @@ from tictactoe.server.storage import (
 from tictactoe.server.table.attendance import Attendance
 from tictactoe.server.table.claim import ClaimWindow, claim_window
 from tictactoe.server.table.clock import Clock
-from tictactoe.server.table.commands import (
-    AnswerDraw,
-    ClaimWin,
-    Command,
-    PlayMove,
-    Refused,
-    StaleCommand,
-    TimeOut,
-)
+from tictactoe.server.table.commands import ClaimWin, Command, Refused, StaleCommand, TimeOut
 from tictactoe.server.table.decision import decide
 from tictactoe.server.table.events import Decision, Event
 from tictactoe.server.table.game import build_game
 from tictactoe.server.table.reactions import reaction_message
-from tictactoe.server.table.seats import COMPUTER, Mark, mark_of, other, person_of_client, seat
+from tictactoe.server.table.seats import COMPUTER, Mark, mark_of, person_of_client
+from tictactoe.server.table.side_jobs import ComputerPlayer, DrawJudge, SideJobs, Sleep
 from tictactoe.server.table.view import (
     encode_envelope,
     frame_for_person,
@@ -65,10 +58,6 @@ def channel_of(table_id: str) -> str:
 
 # -- the serial owner -----------------------------------------------------------------------------
 
-ComputerPlayer = Callable[[TableRecord], Awaitable[str]]
-# Whether the position is a proven draw (the computer accepts a draw offer only then).
-DrawJudge = Callable[[TableRecord], Awaitable[bool]]
-
 
 class Table:
     """One table's state in this process, and the only way to change it."""
@@ -86,6 +75,7 @@ class Table:
         shared: bool = False,
         presence: SharedPresence | None = None,
         draw_judge: DrawJudge | None = None,
+        sleep: Sleep = asyncio.sleep,
     ) -> None:
         self.record = record
         self.game = build_game(record)
@@ -93,8 +83,6 @@ class Table:
         self._pubsub = pubsub
         self._base_url = base_url
         self._claim_after = claim_after_seconds
-        self._computer = computer
-        self._draw_judge = draw_judge
         self._clock = clock
         self._lock = asyncio.Lock()
         now = clock()
@@ -103,10 +91,9 @@ class Table:
         self._envelope: str | None = None
         self._envelope_at = now
         self._company_changed = False  # who is here, since the last frame (see _publish_move)
-        self._claim_timer: asyncio.TimerHandle | None = None
-        self._flag_timer: asyncio.TimerHandle | None = None
-        self._reactions = TokenBuckets(rate=0.5, burst=3, clock=clock)
-        self._computer_task: asyncio.Task[None] | None = None
+        self._reactions: TokenBuckets | None = None  # made at the first reaction
+        # The computer's move and draw answers, the flag, the claim frame (see side_jobs).
+        self.side_jobs = SideJobs(self, computer=computer, draw_judge=draw_judge, sleep=sleep)
         # Other processes write this table too (scale-out): re-read it before deciding.
         self._shared = shared
         # Scale-out: players connected through other processes, and when the rest left.
@@ -155,6 +142,10 @@ class Table:
     def clock(self) -> Clock:
         """The table's clock as of now."""
         return Clock(self.record, self._clock())
+
+    def now(self) -> float:
+        """The table's time (the injected clock)."""
+        return self._clock()
 
     def claim_possible_at(self) -> ClaimWindow | None:
         """Who could claim the win, and from when: the opponent of a player away on their turn."""
@@ -208,13 +199,14 @@ class Table:
         if moved:
             metrics.MOVES.inc()
             metrics.MOVE_SECONDS.observe(time.perf_counter() - started)
-        self._after_change()
+        self.side_jobs.committed()
         return events
 
     async def _commit(self, command: Command, by: str | None) -> tuple[list[Event], bool]:
         """Decides, saves, adopts and publishes one command (under the lock)."""
         try:
             try:
+                before = self.record
                 decision = self._decide(command, by)
                 await self._save(decision)
             except (Refused, StaleVersionError):
@@ -222,7 +214,8 @@ class Table:
                     raise
                 # Our copy may be behind another process's writes (so the refusal, or the
                 # failed version check, may be ours alone): catch up, then decide again.
-                await self.refresh()
+                await self._refresh()
+                before = self.record
                 decision = self._decide(command, by)
                 await self._save(decision)
         except StaleVersionError:
@@ -237,9 +230,14 @@ class Table:
             raise Refused(
                 503, "the database is unreachable right now; nothing changed, try again"
             ) from None
-        before, move = self.record, decision.move
+        move = decision.move
         self._adopt(decision.record, decision.game)
-        await (self._publish() if move is None else self._publish_move(move.move, before))
+        try:
+            await (self._publish() if move is None else self._publish_move(move.move, before))
+        except Exception:
+            # The change is stored: it stands, and the sockets that missed this frame catch up
+            # from the next one (its version shows them the gap).
+            log.exception("table %s: publishing version %s failed", self.id, self.record.version)
         return list(decision.events), decision.move is not None
 
     def _decide(self, command: Command, by: str | None) -> Decision:
@@ -286,7 +284,12 @@ class Table:
 
     async def refresh(self) -> None:
         """Adopts the stored table if another process has changed it since (scale-out). That
-        process published the change already, so nothing is published here."""
+        process published the change already, so nothing is published here. Under the table's
+        lock, like every change of the record (a command's frame says what it changed from)."""
+        async with self._lock:
+            await self._refresh()
+
+    async def _refresh(self) -> None:
         record, _ = await asyncio.gather(self._storage.load(self.id), self._look_around())
         if record is not None and record.version > self.record.version:
             self._adopt(record)
@@ -330,9 +333,8 @@ class Table:
     @property
     def is_idle(self) -> bool:
         """Nobody connected here and nothing under way: the table may leave memory."""
-        computing = self._computer_task is not None and not self._computer_task.done()
         watched = self.socket_count > 0 or self._attendance.spectators > 0
-        return not watched and not self._lock.locked() and not computing
+        return not watched and not self._lock.locked() and not self.side_jobs.busy
 
     @property
     def socket_count(self) -> int:
@@ -349,7 +351,7 @@ class Table:
         self._envelope = None
         await self._look_around()
         await self._publish()
-        self._schedule_claim_frame()
+        self.side_jobs.claim_frame()
 
     # -- after a change --
 
@@ -358,6 +360,8 @@ class Table:
         envelope = self.envelope()
         self._company_changed = False
         await self._pubsub.publish(channel_of(self.id), envelope)
+        if self._envelope is envelope:
+            self._envelope = None  # sent: an idle table keeps no copy of its ~3 KB frame
 
     async def _publish_move(self, move: str, before: TableRecord) -> None:
         """Publishes a move as a small `moved` frame, the same bytes for every socket."""
@@ -376,48 +380,11 @@ class Table:
             channel_of(self.id), encode_envelope(frame, None, x, o, first=first)
         )
 
-    def _after_change(self) -> None:
-        self._schedule_claim_frame()
-        self.schedule_computer_move()
-        self._schedule_draw_answer()
-        self.watch_clock()
-
-    def _schedule_draw_answer(self) -> None:
-        """The computer answers a draw offered to it: yes only for a proven draw."""
-        offer: Mark | None = self.record.draw_offer  # type: ignore[assignment]
-        if offer is None or self._draw_judge is None:
-            return
-        if not seat(self.record, other(offer)).computer:
-            return
-        task = asyncio.ensure_future(self._answer_draw(self.record))
-        task.add_done_callback(_log_failure)
-
-    async def _answer_draw(self, record: TableRecord) -> None:
-        assert self._draw_judge is not None
-        accept = await self._draw_judge(record)
-        if self.record.version != record.version:
-            return  # the position moved on: the offer lapsed with it
-        with contextlib.suppress(Refused):
-            await self.apply(AnswerDraw(accept), COMPUTER)
-
     # -- the clock --
 
     def watch_clock(self) -> None:
-        """Ends the game when the running clock runs out: a timer in this process (reads and
-        commands check too, so a restart or another process ends it just as well)."""
-        if self._flag_timer is not None:
-            self._flag_timer.cancel()
-            self._flag_timer = None
-        left = self.clock.runs_out_in()
-        if left is None:
-            return
-        loop = asyncio.get_running_loop()
-        self._flag_timer = loop.call_later(left + 0.01, self._flag_fell)
-
-    def _flag_fell(self) -> None:
-        self._flag_timer = None
-        task = asyncio.ensure_future(self.check_clock())
-        task.add_done_callback(_log_failure)
+        """Ends the game when the running clock runs out (see `SideJobs.watch_clock`)."""
+        self.side_jobs.watch_clock()
 
     async def check_clock(self) -> None:
         """Ends the game if the side to move has run out of time (and nobody ended it yet)."""
@@ -430,6 +397,7 @@ class Table:
 
     async def react(self, reaction: str, by: str | None) -> None:
         """Shows a player's quick reaction to everyone at the table (not stored)."""
+        self._reactions = self._reactions or TokenBuckets(rate=0.5, burst=3, clock=self._clock)
         await self._say(reaction_message(self.record, reaction, by, self._reactions))
 
     async def _say(self, message: dict[str, Any]) -> None:
@@ -438,58 +406,18 @@ class Table:
         frame = compact_json({**message, "version": self.record.version})
         await self._pubsub.publish(channel_of(self.id), encode_envelope(frame, None, None, None))
 
-    def _schedule_claim_frame(self) -> None:
-        """Publishes a fresh frame when the claim becomes possible, so the button shows on time."""
-        if self._claim_timer is not None:
-            self._claim_timer.cancel()
-            self._claim_timer = None
-        claim = self.claim_possible_at()
-        if claim is None:
-            return
-        delay = claim[1] - self._clock()
-        if delay <= 0:
-            return
-        loop = asyncio.get_running_loop()
-        self._claim_timer = loop.call_later(delay + 0.05, self._claim_became_possible)
-
-    def _claim_became_possible(self) -> None:
-        self._claim_timer = None
+    async def publish_fresh(self) -> None:
+        """Publishes the whole table afresh (e.g. once the win may be claimed)."""
         self._envelope = None
-        task = asyncio.ensure_future(self._publish())
-        task.add_done_callback(_log_failure)
+        await self._publish()
 
     def schedule_computer_move(self) -> None:
-        """Starts the computer thinking if it is to move (and not already thinking)."""
-        if self._computer is None or self.record.result is not None:
-            return
-        if not seat(self.record, self.game.turn).computer:  # type: ignore[arg-type]
-            return
-        if self._computer_task is not None and not self._computer_task.done():
-            return
-        self._computer_task = asyncio.ensure_future(self._play_computer_move(self.record))
-        self._computer_task.add_done_callback(_log_failure)
-
-    async def _play_computer_move(self, record: TableRecord) -> None:
-        assert self._computer is not None
-        move = await self._computer(record)
-        # The version pins the move to the position it was computed for.
-        with contextlib.suppress(Refused):
-            await self.apply(PlayMove(move, version=record.version), COMPUTER)
+        """Starts the computer's move or draw answer if one is due (see `SideJobs.resume`)."""
+        self.side_jobs.resume()
 
     async def wait_for_computer(self) -> None:
         """Returns once the computer has played (tests, and a clean shutdown)."""
-        while self._computer_task is not None and not self._computer_task.done():
-            await asyncio.shield(self._computer_task)
+        await self.side_jobs.wait_for_computer()
 
     def close(self) -> None:
-        if self._flag_timer is not None:
-            self._flag_timer.cancel()
-        if self._claim_timer is not None:
-            self._claim_timer.cancel()
-        if self._computer_task is not None:
-            self._computer_task.cancel()
-
-
-def _log_failure(task: asyncio.Future[Any]) -> None:
-    if not task.cancelled() and task.exception() is not None:
-        log.error("table background task failed", exc_info=task.exception())
+        self.side_jobs.close()

@@ -9,6 +9,9 @@ from tictactoe.server.pubsub.presence import Seen
 from tictactoe.server.storage import TableRecord
 from tictactoe.server.table.seats import MARKS, Mark, members, other
 
+# What a table knows of the other processes until it asks (one for all: a Seen is frozen).
+NOBODY_ELSEWHERE = Seen()
+
 
 class Attendance:
     """One table's connections in this process (no I/O: the actor tells it what happened)."""
@@ -18,7 +21,7 @@ class Attendance:
         self.spectators = 0  # their sockets: they keep the table in memory, not "connected"
         self._away_since: dict[str, float] = {}
         self._since = since  # a person never seen here counts as gone from then
-        self.seen = Seen()  # through the other processes (scale-out)
+        self.seen = NOBODY_ELSEWHERE  # through the other processes (scale-out)
 
     def arrived(self, person: str) -> bool:
         """A socket of `person` opened; True if it is their first here."""

@@ -88,9 +88,11 @@ class OfferDraw:
 
 @dataclass(frozen=True, slots=True)
 class AnswerDraw:
-    """The computer's answer to a draw offered to it (sent by the table itself, as COMPUTER)."""
+    """The computer's answer to a draw offered to it (sent by the table itself, as COMPUTER),
+    pinned to the version it was decided at (None: any)."""
 
     accept: bool
+    version: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,12 +15,12 @@ from tictactoe import Game
 from tictactoe.engine import warm_up
 from tictactoe.server.storage import TableRecord
 from tictactoe.server.table.clock import Clock, side_to_move
+from tictactoe.server.table.fair_queue import DRAW, MOVE, FairQueue
 from tictactoe.server.table.game import build_game
 
 log = logging.getLogger(__name__)
 
 DEFAULT_LEVEL = "medium"
-LEVELS = ("easy", "medium", "hard", "max")
 
 # On the clock, the computer spends about a thirtieth of the time it has left and most of its
 # increment on a move (only `max` is bounded by time; the other levels search a fixed amount),
@@ -92,7 +92,8 @@ def _new_pool(workers: int) -> ProcessPoolExecutor:
 class ComputerPlayer:
     """Plays the computer's moves: `await player(record)` is its move at that table. Analysis
     (reviews, the analysis board) thinks in a pool of its own, `analysis_pool`, so that however
-    much of it is asked for, it never queues in front of a move at a table."""
+    much of it is asked for, it never queues in front of a move at a table; nor do draw
+    judgements, which think there too. Tables take turns at either pool (`fair_queue`)."""
 
     def __init__(self, workers: int = 1, think_ms: int = 300, analysis_workers: int = 1) -> None:
         self.workers = workers
@@ -100,6 +101,9 @@ class ComputerPlayer:
         self.analysis_workers = analysis_workers
         self._pool: ProcessPoolExecutor | None = None
         self._analysis_pool: ProcessPoolExecutor | None = None
+        self.queue = FairQueue(workers)
+        # Draw judgements think beside analysis, never in front of a move at a table.
+        self.draw_queue = FairQueue(analysis_workers)
 
     @property
     def pool(self) -> ProcessPoolExecutor:
@@ -124,16 +128,20 @@ class ComputerPlayer:
         record = " ".join(table.moves)
         level = table.level or DEFAULT_LEVEL
         try:
-            return await loop.run_in_executor(
-                self.pool,
-                think,
-                table.variant,
-                table.size,
-                table.line,
-                record,
-                level,
-                think_time(table, self.think_ms, time.time()),
-                table.start_position,
+            return await self.queue.run(
+                table.id,
+                MOVE,
+                lambda: loop.run_in_executor(
+                    self.pool,
+                    think,
+                    table.variant,
+                    table.size,
+                    table.line,
+                    record,
+                    level,
+                    think_time(table, self.think_ms, time.time()),
+                    table.start_position,
+                ),
             )
         except Exception as error:
             if isinstance(error, BrokenProcessPool):
@@ -147,19 +155,23 @@ class ComputerPlayer:
         """Whether the position at the table is a proven draw (so the computer agrees to one)."""
         loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(
-                self.pool,
-                judge_draw,
-                table.variant,
-                table.size,
-                table.line,
-                " ".join(table.moves),
-                table.start_position,
-                self.think_ms,
+            return await self.draw_queue.run(
+                table.id,
+                DRAW,
+                lambda: loop.run_in_executor(
+                    self.analysis_pool,
+                    judge_draw,
+                    table.variant,
+                    table.size,
+                    table.line,
+                    " ".join(table.moves),
+                    table.start_position,
+                    self.think_ms,
+                ),
             )
         except Exception as error:
             if isinstance(error, BrokenProcessPool):
-                self._pool = None
+                self.close_analysis()
             log.exception("the engine failed to judge a draw at table %s", table.id)
             return False
 

@@ -44,6 +44,7 @@ from tictactoe.server.table.seats import (
     members,
     named,
     other,
+    person_of_client,
     seat,
     with_seat,
 )
@@ -73,7 +74,7 @@ def decide(
         return time_out(record, now)
     mark = player_mark(record, by)
     if isinstance(command, AnswerDraw):
-        return answer_draw(record, mark, command.accept, now)
+        return answer_draw(record, mark, command.accept, now, command.version)
     game = game if game is not None else build_game(record)
     one_device = record.opponent == "here"
     if one_device and not isinstance(command, SetName):
@@ -158,7 +159,15 @@ def take_seat(record: TableRecord, command: TakeSeat, now: float) -> Decision:
 
 
 def seated(record: TableRecord, command: TakeSeat) -> TableRecord:
-    """The record with the newcomer seated: in a free seat, or (teams) in a side."""
+    """The record with the newcomer seated: in a free seat, or (teams) in a side. A browser holds
+    one place at a table (decided here, under the table's serial owner, so that two joins at
+    once from one browser cannot both pass)."""
+    if command.client_hash is not None:
+        held = mark_of(record, person_of_client(record, command.client_hash))
+        if held is not None:
+            raise Refused(
+                409, f"you already sit at this table as {held.upper()}", reason="already-seated"
+            )
     newcomer = SeatRecord(command.token_hash, command.client_hash)
     free = [mark for mark in MARKS if not seat(record, mark).taken]
     if command.side is not None and command.side in free:

@@ -7,7 +7,7 @@ import dataclasses
 
 from tictactoe.server.storage import TableRecord
 from tictactoe.server.table.clock import Clock
-from tictactoe.server.table.commands import Refused
+from tictactoe.server.table.commands import Refused, StaleCommand
 from tictactoe.server.table.events import Decision, Event, stamped
 from tictactoe.server.table.game import finish
 from tictactoe.server.table.seats import Mark, other, seat
@@ -27,8 +27,12 @@ def offer_draw(record: TableRecord, mark: Mark, now: float) -> Decision:
     return Decision(after, (Event("draw-offered", after.version, mark=mark),))
 
 
-def answer_draw(record: TableRecord, mark: Mark, accept: bool, now: float) -> Decision:
-    """The computer's answer (as `mark`) to the draw offered to it."""
+def answer_draw(
+    record: TableRecord, mark: Mark, accept: bool, now: float, version: int | None = None
+) -> Decision:
+    """The computer's answer (as `mark`) to the draw offered to it, decided at `version`."""
+    if version is not None and version != record.version:
+        raise StaleCommand(409, f"stale version {version}: the table is at {record.version}")
     if accept and record.draw_offer == other(mark):
         return agreed(record, now)
     return declined(record, mark, now)

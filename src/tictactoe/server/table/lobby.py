@@ -56,20 +56,25 @@ def settings_of(record: TableRecord) -> dict[str, Any]:
 
 
 def listed(
-    records: Iterable[TableRecord], creator_here: Callable[[TableRecord], bool]
+    records: Iterable[TableRecord],
+    creator_here: Callable[[TableRecord], bool],
+    address_of: Callable[[TableRecord], str | None] = lambda record: None,
 ) -> list[TableRecord]:
     """The open tables to show, newest first: public, waiting, their creator still connected, one
-    per creator's browser."""
+    per creator's browser and one per creator's address (where it is known)."""
     shown: list[TableRecord] = []
-    creators: set[str | None] = set()
+    creators: set[str] = set()
     for record in sorted(records, key=lambda r: r.created_at, reverse=True):
         mark = creator_mark(record)
         if not record.public or record.result is not None or mark is None:
             continue
-        client = seat(record, mark).client_hash
-        if (client is not None and client in creators) or not creator_here(record):
+        client, address = seat(record, mark).client_hash, address_of(record)
+        who = {f"client:{client}"} if client is not None else set()
+        if address is not None:
+            who.add(f"address:{address}")
+        if who & creators or not creator_here(record):
             continue
-        creators.add(client)
+        creators |= who
         shown.append(record)
         if len(shown) == LISTED:
             break

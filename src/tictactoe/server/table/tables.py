@@ -21,6 +21,7 @@ from tictactoe.server.table.clock import Clock
 from tictactoe.server.table.codes import new_code
 from tictactoe.server.table.commands import Refused
 from tictactoe.server.table.computer import DEFAULT_LEVEL, ComputerPlayer
+from tictactoe.server.table.lobby import creator_mark
 from tictactoe.server.table.seats import Mark, other
 from tictactoe.server.table.tokens import hash_secret, looks_like_secret, new_secret, new_table_id
 
@@ -87,6 +88,9 @@ class Tables:
         self.computer = computer
         self._clock = clock
         self._open: dict[str, Table] = {}
+        # Public tables opened here: their creator's address (the lobby lists one per address).
+        self._creators: dict[str, str] = {}
+        self._public: set[str] = set()  # the ids of the public tables in memory
         # Loads are rare (first use after start-up); one at a time makes a double load impossible.
         self._load_lock = asyncio.Lock()
         self._base_url = settings.public_url
@@ -105,8 +109,11 @@ class Tables:
 
     # -- tables --
 
-    async def create(self, options: TableOptions, client_hash: str | None) -> NewTable:
-        """A new table with the creator seated (both seats, for one device)."""
+    async def create(
+        self, options: TableOptions, client_hash: str | None, address: str | None = None
+    ) -> NewTable:
+        """A new table with the creator seated (both seats, for one device); `address` is the
+        creator's (for the lobby)."""
         options.check()
         try:
             game = new_game(options.variant, size=options.size, line=options.line)
@@ -182,9 +189,29 @@ class Tables:
         record = Clock(record, now).started()
         record = await self._store_new(record)
         table = self._open_table(record)
+        if options.public and address is not None:
+            if len(self._creators) >= self.settings.max_open_tables:
+                self._creators.pop(next(iter(self._creators)))
+            self._creators[record.id] = address
         table.schedule_computer_move()
         table.watch_clock()
         return NewTable(table, creator, token, tokens)
+
+    def creator_address(self, table_id: str) -> str | None:
+        """The address a public table was opened from, if it was opened by this process."""
+        return self._creators.get(table_id)
+
+    def waiting_here(self) -> list[TableRecord]:
+        """The public tables in memory here still waiting for a player, their creator connected
+        (so the lobby finds them however many newer tables wait without anyone)."""
+        return [
+            table.record
+            for table in map(self._open.get, self._public)
+            if table is not None
+            and table.record.result is None
+            and (mark := creator_mark(table.record)) is not None
+            and table.is_connected(mark)
+        ]
 
     async def _store_new(self, record: TableRecord) -> TableRecord:
         """Stores the new table under a fresh code; the database refuses a code in use, so on
@@ -208,6 +235,8 @@ class Tables:
                 await table.refresh()
             # Every read checks the clock: a game whose time ran out ends before it is shown.
             await table.check_clock()
+            # ...and the computer's move or draw answer, should one be due and not under way.
+            table.schedule_computer_move()
             return table
         if not looks_like_secret(table_id):
             return None
@@ -242,6 +271,8 @@ class Tables:
             presence=self.presence,
         )
         self._open[record.id] = table
+        if record.public:
+            self._public.add(record.id)
         if len(self._open) > self.settings.max_open_tables:
             self._evict_idle_tables()
         return table
@@ -256,6 +287,7 @@ class Tables:
             table = self._open[table_id]
             if table.is_idle:
                 del self._open[table_id]
+                self._public.discard(table_id)
                 table.close()
 
     async def latest_envelope(self, table_id: str) -> str | None:
@@ -272,3 +304,4 @@ class Tables:
         for table in self._open.values():
             table.close()
         self._open.clear()
+        self._public.clear()

@@ -14,6 +14,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
 
 from tictactoe.server.ops.json_output import compact_json
+from tictactoe.server.ops.limits import client_address
 from tictactoe.server.table.actor import Table
 from tictactoe.server.table.commands import (
     REACTIONS,
@@ -30,6 +31,7 @@ from tictactoe.server.table.commands import (
 from tictactoe.server.table.tables import NewTable, TableOptions
 from tictactoe.server.table.tokens import hash_secret, new_secret
 from tictactoe.server.web.identity import client_hash, site_base_url, tables_of
+from tictactoe.server.web.levels_api import LevelName
 
 router = APIRouter(prefix="/api", tags=["tables"])
 bearer = HTTPBearer(auto_error=False, description="The seat token from creating or joining")
@@ -49,8 +51,8 @@ class CreateTable(BaseModel):
     opponent: Literal["friend", "computer", "here"] = Field(
         "friend", description="here: two people at this one device (both seats are yours)"
     )
-    level: Literal["easy", "medium", "hard", "max"] | None = Field(
-        None, description="the computer's level (default medium)"
+    level: LevelName | None = Field(
+        None, description="the computer's level (default medium; see `GET /api/levels`)"
     )
     position: str | None = Field(
         None,
@@ -279,7 +281,8 @@ async def act_on_table(
 async def create_table(body: CreateTable, request: Request) -> CreatedTable:
     """Creates a table and seats the caller (also bound to their browser cookie)."""
     tables = tables_of(request)
-    return created_table(await tables.create(options_of(body), client_hash(request)), request)
+    new = await tables.create(options_of(body), client_hash(request), client_address(request.scope))
+    return created_table(new, request)
 
 
 def options_of(body: CreateTable, public: bool | None = None) -> TableOptions:
@@ -326,10 +329,7 @@ async def take_seat(
     With teams, the caller joins the side with fewer members, or `side` if given."""
     table = await _find(request, table_id)
     client = client_hash(request)
-    held = table.mark_of(table.person_of_client(client))
-    if held is not None:
-        raise Refused(409, f"you already sit at this table as {held.upper()}")
-    token = new_secret()
+    token = new_secret()  # a browser already seated here is refused by the table (409)
     side = body.side if body is not None else None
     events = await table.apply(TakeSeat(hash_secret(token), client, side), None)
     mark = events[0].mark

@@ -198,24 +198,38 @@ class Hub:
     def __init__(self, pubsub: PubSub, resync: Resync | None = None) -> None:
         self._pubsub = pubsub
         self._audiences: dict[str, Audience] = {}
+        self.closed_sockets = 0  # ever (they are what leaves garbage behind: ops/garbage.py)
         # Only a bus that can lose or reorder messages (Redis) needs catching up from storage.
         self._resync = resync
 
     async def join(self, table_id: str, connection: Connection) -> None:
         audience = self._audiences.get(table_id)
-        if audience is None:
-            audience = self._audiences[table_id] = Audience(table_id, self._resync)
-            audience.unsubscribe = await self._pubsub.subscribe(
-                channel_of(table_id), audience.deliver
-            )
-            # A frame published while the subscription was being set up went unheard.
-            audience.catch_up()
+        if audience is not None:
+            audience.connections.add(connection)
+            return
+        audience = self._audiences[table_id] = Audience(table_id, self._resync)
+        # In the audience at once: sockets joining and leaving while the subscription is set
+        # up (Redis confirms it) must not leave it empty, and so forgotten, meanwhile.
         audience.connections.add(connection)
+        try:
+            unsubscribe = await self._pubsub.subscribe(channel_of(table_id), audience.deliver)
+        except BaseException:
+            if self._audiences.get(table_id) is audience:
+                del self._audiences[table_id]
+            raise
+        if self._audiences.get(table_id) is not audience:
+            await unsubscribe()  # every socket left meanwhile: nobody to deliver to
+            return
+        audience.unsubscribe = unsubscribe
+        # A frame published while the subscription was being set up went unheard.
+        audience.catch_up()
 
     async def leave(self, table_id: str, connection: Connection) -> None:
         audience = self._audiences.get(table_id)
         if audience is None:
             return
+        if connection in audience.connections:
+            self.closed_sockets += 1
         audience.connections.discard(connection)
         if not audience.connections:
             del self._audiences[table_id]

@@ -4,7 +4,6 @@ holds at a table. The secrets themselves are made in `table.tokens`.
 
 from __future__ import annotations
 
-from http.cookies import SimpleCookie
 from typing import Any, Literal
 
 from starlette.requests import HTTPConnection
@@ -13,9 +12,14 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from tictactoe.server.ops.security import CROSS_SITE
 from tictactoe.server.table.tables import Tables
 from tictactoe.server.table.tokens import hash_secret, looks_like_secret, new_secret
+from tictactoe.server.web.templating import LANGUAGE_COOKIE
 
 CLIENT_COOKIE = "ttt_client"
 CLIENT_COOKIE_MAX_AGE = 400 * 24 * 3600  # the longest browsers keep a cookie
+# The cookies this site reads; a request's others (other apps on the same host or parent domain,
+# consent tools, analytics) are dropped before anything parses the header. Ours are short.
+SITE_COOKIES = frozenset({CLIENT_COOKIE, LANGUAGE_COOKIE})
+_SITE_COOKIE_MOST = 256
 
 Seat = Literal["x", "o", "spectator"]
 
@@ -40,15 +44,15 @@ class ClientCookieMiddleware:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or _has_client_cookie(scope) or _may_lack_the_cookie(scope):
+        if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        ours = site_cookies(_cookie_header(scope))
+        if looks_like_secret(ours.get(CLIENT_COOKIE, "")) or _may_lack_the_cookie(scope):
+            await self.app(_with_cookies(scope, ours), receive, send)
+            return
         value = new_secret()
-        scope = dict(scope)
-        scope["headers"] = [
-            *(header for header in scope["headers"] if header[0] != b"cookie"),
-            (b"cookie", _merged_cookie_header(scope, value)),
-        ]
+        scope = _with_cookies(scope, {**ours, CLIENT_COOKIE: value})
         attributes = f"Path=/; Max-Age={CLIENT_COOKIE_MAX_AGE}; HttpOnly; SameSite=Lax"
         if scope.get("scheme") == "https":
             attributes += "; Secure"
@@ -81,23 +85,41 @@ def _cookie_header(scope: Scope) -> str:
     )
 
 
-def _has_client_cookie(scope: Scope) -> bool:
-    cookies: SimpleCookie = SimpleCookie()
-    try:
-        cookies.load(_cookie_header(scope))
-    except Exception:  # a garbled Cookie header: treat as absent
+def site_cookies(header: str) -> dict[str, str]:
+    """This site's cookies in a `Cookie` header, in one linear pass that never unquotes: other
+    cookies, however odd (spaces, JSON, quotes, backslashes, megabytes), are skipped, and of two
+    cookies with one name the first well-formed one counts (browsers send the most specific
+    first; a later one may come from a sibling site).
+
+    >>> site_cookies('prefs={"a": 1}; consent=yes please; lang=de; ttt_client=short; lang=fr')
+    {'lang': 'de'}
+    """
+    found: dict[str, str] = {}
+    for chunk in header.split(";"):
+        name, equals, value = chunk.partition("=")
+        name, value = name.strip(), value.strip()
+        if not equals or name not in SITE_COOKIES or name in found:
+            continue
+        if _well_formed(name, value):
+            found[name] = value
+    return found
+
+
+def _well_formed(name: str, value: str) -> bool:
+    if len(value) > _SITE_COOKIE_MOST or not value.isascii() or not value.isprintable():
         return False
-    morsel = cookies.get(CLIENT_COOKIE)
-    return morsel is not None and looks_like_secret(morsel.value)
+    return name != CLIENT_COOKIE or looks_like_secret(value)
 
 
-def _merged_cookie_header(scope: Scope, value: str) -> bytes:
-    kept = [
-        part.strip()
-        for part in _cookie_header(scope).split(";")
-        if part.strip() and not part.strip().startswith(CLIENT_COOKIE + "=")
-    ]
-    return "; ".join([*kept, f"{CLIENT_COOKIE}={value}"]).encode("latin-1")
+def _with_cookies(scope: Scope, cookies: dict[str, str]) -> Scope:
+    """The scope with a `Cookie` header of only these cookies (what Starlette's parser sees)."""
+    scope = dict(scope)
+    headers = [header for header in scope["headers"] if header[0] != b"cookie"]
+    if cookies:
+        line = "; ".join(f"{name}={value}" for name, value in cookies.items())
+        headers.append((b"cookie", line.encode("latin-1")))
+    scope["headers"] = headers
+    return scope
 
 
 def site_base_url(connection: HTTPConnection) -> str:

@@ -14,6 +14,8 @@ from urllib.parse import parse_qs
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 
+from tictactoe.engine import LEVELS
+from tictactoe.server.ops.limits import client_address
 from tictactoe.server.table import lobby
 from tictactoe.server.table.commands import Refused, TakeSeat
 from tictactoe.server.table.seats import members
@@ -35,7 +37,6 @@ VARIANTS = ("standard", "ultimate")
 SIZES = (3, 4, 5)
 FIRSTS = ("me", "friend", "random")
 OPPONENTS = ("friend", "computer", "here")
-LEVELS = ("easy", "medium", "hard", "max")
 DEFAULT_LINE = {3: 3, 4: 4, 5: 4}
 # The home form's clocks: "minutes+increment", as on most game sites.
 CLOCKS = ("none", "1+0", "3+2", "5+3", "10+5")
@@ -158,7 +159,10 @@ async def create_table_without_javascript(request: Request) -> Response:
     """The home form's fallback when scripts don't run: create the table, then open it."""
     form = await _form_of(request)
     try:
-        table = (await tables_of(request).create(form.options(), client_hash(request))).table
+        address = client_address(request.scope)
+        table = (
+            await tables_of(request).create(form.options(), client_hash(request), address)
+        ).table
     except Refused:
         return await _home(request, form, form_error=True)
     return RedirectResponse(f"/t/{table.id}", status_code=303)
@@ -221,11 +225,9 @@ async def take_seat_without_javascript(request: Request, table_id: str) -> Respo
     table = await tables_of(request).get(table_id)
     if table is None:
         return render(request, "not_found.html", status_code=404)
-    client = client_hash(request)
-    if table.mark_of(table.person_of_client(client)) is None:
-        # Taken meanwhile: the page it redirects to says what there is to say.
-        with contextlib.suppress(Refused):
-            await table.apply(TakeSeat(hash_secret(new_secret()), client), None)
+    # Taken meanwhile, or this browser sits here already: the page it redirects to says so.
+    with contextlib.suppress(Refused):
+        await table.apply(TakeSeat(hash_secret(new_secret()), client_hash(request)), None)
     return RedirectResponse(f"/t/{table_id}", status_code=303)
 
 

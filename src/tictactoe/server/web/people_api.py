@@ -10,6 +10,7 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from tictactoe import new_game
+from tictactoe.server.ops.limits import client_address
 from tictactoe.server.storage import TableRecord
 from tictactoe.server.table import lobby
 from tictactoe.server.table.commands import OfferDraw, Refused, SetName, TakeSeat
@@ -86,13 +87,21 @@ async def offer_draw(table_id: str, request: Request, credentials: BearerToken) 
 async def open_tables_here(request: Request) -> list[TableRecord]:
     """The open tables to list (see `lobby.listed`), each creator's presence checked here."""
     tables = tables_of(request)
-    candidates = await tables.storage.open_tables(_CANDIDATES)
+    stored = await tables.storage.open_tables(_CANDIDATES)
+    # Those waiting with their creator here come first, whatever else is stored.
+    candidates = list({record.id: record for record in [*stored, *tables.waiting_here()]}.values())
     here: dict[str, bool] = {}
     for record in candidates:
         table = await tables.get(record.id)
         mark = lobby.creator_mark(record)
         here[record.id] = table is not None and mark is not None and table.is_connected(mark)
-    return lobby.listed(candidates, lambda record: here[record.id])
+    exempt = tables.settings.rate_limit_exempt  # tests, benchmarks: one address, many people
+
+    def address_of(record: TableRecord) -> str | None:
+        address = tables.creator_address(record.id)
+        return None if address in exempt else address
+
+    return lobby.listed(candidates, lambda record: here[record.id], address_of)
 
 
 @router.get(
@@ -165,4 +174,4 @@ async def play_someone(request: Request, options: TableOptions) -> tuple[NewTabl
         mark = events[0].mark
         assert mark is not None
         return NewTable(table, mark, token, {mark: token}), True
-    return await tables.create(options, client), False
+    return await tables.create(options, client, client_address(request.scope)), False

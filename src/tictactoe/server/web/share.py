@@ -10,6 +10,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 
 from tictactoe.server.table.codes import parse_code
+from tictactoe.server.table.lobby import creator_mark
 from tictactoe.server.web.identity import site_base_url, tables_of
 from tictactoe.server.web.templating import render
 
@@ -24,17 +25,24 @@ async def join_by_typed_code(request: Request, code: str = "") -> Response:
 
 @router.get("/j/{code}", summary="Open a table by its short code")
 async def join_by_code(request: Request, code: str) -> Response:
-    """Redirects to the table with this code (any case; spaces and dashes ignored), else 404."""
+    """Redirects to the table with this code (any case; spaces and dashes ignored) while it waits
+    for a player; afterwards to where its games are watched (never to a seat, and a private
+    table's code then leads nowhere), else 404. Lookups are rate-limited per address."""
     return await _join(request, code)
 
 
 async def _join(request: Request, text: str) -> Response:
     code = parse_code(text)
-    table_id = None if code is None else await tables_of(request).storage.find_table_by_code(code)
-    if table_id is None:
-        context = {"code_not_found": text[:12]}
-        return render(request, "not_found.html", context, status_code=404)
-    return RedirectResponse(f"/t/{table_id}", status_code=303)
+    tables = tables_of(request)
+    table_id = None if code is None else await tables.storage.find_table_by_code(code)
+    table = None if table_id is None else await tables.get(table_id)
+    record = None if table is None else table.record
+    if record is not None and record.result is None and creator_mark(record) is not None:
+        return RedirectResponse(f"/t/{record.id}", status_code=303)  # it waits for a player
+    if record is not None and not record.private:
+        return RedirectResponse(f"/t/{record.id}/games", status_code=303)  # watch, not sit
+    context = {"code_not_found": text[:12]}
+    return render(request, "not_found.html", context, status_code=404)
 
 
 @router.get("/t/{table_id}/qr.svg", summary="A QR code of the table's link")

@@ -52,8 +52,8 @@ class TableSocketLane:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         assert self.rest is not None and self.security is not None and self.limits is not None
-        found = _SOCKET.fullmatch(scope["path"]) if scope["type"] == "websocket" else None
-        if found is None:
+        table_id = _table_of(scope)
+        if table_id is None:
             await self.rest(scope, receive, send)
             return
         if not await self.security.admit_websocket(scope, send):
@@ -61,7 +61,21 @@ class TableSocketLane:
         limited = await self.limits.admit_websocket(scope, receive, send)
         if limited is None:
             return
-        table_id = found["table_id"]
         scope["app"] = self.site
         scope["path_params"] = {"table_id": table_id}
         await table_socket(WebSocket(scope, limited, send), table_id)
+
+
+def _table_of(scope: Scope) -> str | None:
+    """The table of a table socket's path (None: not one). Only the id is kept: this frame
+    lives as long as the socket.
+
+    >>> _table_of({"type": "websocket", "path": "/api/tables/abc/ws"})
+    'abc'
+    >>> _table_of({"type": "http", "path": "/api/tables/abc/ws"}) is None
+    True
+    """
+    if scope["type"] != "websocket":
+        return None
+    found = _SOCKET.fullmatch(scope["path"])
+    return found["table_id"] if found is not None else None

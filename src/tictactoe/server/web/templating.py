@@ -24,6 +24,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.templating import Jinja2Templates
 
+from tictactoe.engine import levels
+
 HERE = Path(__file__).resolve().parent.parent  # the server folder: templates, static, locales
 TEMPLATES_DIR = HERE / "templates"
 STATIC_DIR = HERE / "static"
@@ -199,6 +201,7 @@ def templates_for(language: str) -> Jinja2Templates:
     )
     env.install_gettext_translations(translations(language), newstyle=True)  # type: ignore[attr-defined]
     env.filters["number"] = functools.partial(number_in, language)
+    env.globals["computer_levels"] = levels()  # the level pickers' choices, weakest first
     return Jinja2Templates(env=env)
 
 

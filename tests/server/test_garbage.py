@@ -1,0 +1,87 @@
+"""Full garbage collections in `tictactoe serve`: none started by allocations, one by the sweeper
+once enough sockets have closed to have left garbage behind."""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator
+
+import pytest
+
+from tictactoe.server.ops.garbage import (
+    CycleSweeper,
+    full_collections_are_ours,
+    tune_garbage_collector,
+)
+
+
+@pytest.fixture
+def tuned_collector() -> Iterator[None]:
+    thresholds = gc.get_threshold()
+    tune_garbage_collector()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*thresholds)
+
+
+class Sockets:
+    def __init__(self) -> None:
+        self.open = 0
+        self.closed = 0
+
+
+def test_after_tuning_no_allocation_starts_a_full_collection(tuned_collector: None) -> None:
+    assert full_collections_are_ours()
+    full: list[int] = []
+
+    def note(phase: str, info: dict[str, int]) -> None:
+        if phase == "start" and info["generation"] == 2:
+            full.append(1)
+
+    gc.callbacks.append(note)
+    try:
+        # Long-lived objects promoted past the young generations, as a move's record is.
+        kept = [[index] for index in range(300_000)]
+        churn = [[index] for index in range(300_000)]
+        del churn
+    finally:
+        gc.callbacks.remove(note)
+    assert kept[-1] == [299_999]
+    assert full == []
+    assert gc.get_freeze_count() > 0  # what start-up made is out of every collection
+
+
+def test_python_collects_as_usual_until_tuned() -> None:
+    assert not full_collections_are_ours()
+
+
+def test_the_sweeper_waits_for_a_quarter_of_the_sockets_to_have_closed() -> None:
+    sockets = Sockets()
+    sweeper = CycleSweeper(lambda: sockets.open, lambda: sockets.closed, minimum=10)
+    sockets.open = 400
+    assert not sweeper.due()
+    sockets.closed = 10  # the minimum, before any sweep
+    assert sweeper.due()
+    sweeper.sweep()  # 400 open now: due again after 100 more have closed
+    assert not sweeper.due()
+    sockets.closed = 109
+    assert not sweeper.due()
+    sockets.closed = 110
+    assert sweeper.due()
+
+
+def test_a_sweep_finds_the_cycles_closed_sockets_left() -> None:
+    class Node:
+        def __init__(self) -> None:
+            self.other: Node | None = None
+
+    sockets = Sockets()
+    sweeper = CycleSweeper(lambda: sockets.open, lambda: sockets.closed, minimum=1)
+    gc.collect()
+    for _ in range(50):
+        first, second = Node(), Node()
+        first.other, second.other = second, first
+    del first, second
+    assert sweeper.sweep() >= 100
