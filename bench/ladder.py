@@ -4,7 +4,7 @@ Each pairing plays random two-ply openings twice, colours swapped, under our rul
 no possible big line is a draw). Prints each pairing's score and the Elo difference with a 95%
 error bar.
 
-    uv run --frozen python bench/ladder.py --games 20 --think-ms 100
+    uv run --frozen python bench/ladder.py --games 100   # every level against the one below
     uv run --frozen python bench/ladder.py --pairs "mcts(c=0.5):mcts(c=1.0)" --think-ms 30
 
 A player is a level (`tictactoe.engine.LEVELS`, `novice` to `max`), `random` (a legal move at
@@ -29,6 +29,7 @@ each move.
 from __future__ import annotations
 
 import argparse
+import itertools
 import math
 import random
 import re
@@ -45,7 +46,10 @@ from tictactoe.engine.player import baseline_move
 from tictactoe.engine.position import ultimate_cell_name, ultimate_state
 from tictactoe.engine.progress import Progress
 
-DEFAULT_PAIRS = "easy:medium,medium:hard,hard:max,baseline:max"
+# The levels' own ladder (bench/RESULTS.md, issue 24): the lowest against random taps, each level
+# against the one below it, and `max` as its search runs in 100 ms of a free core.
+_RUNGS = ["random", *LEVELS[:-1], "max(n=50000)"]
+DEFAULT_PAIRS = ",".join(f"{low}:{high}" for low, high in itertools.pairwise(_RUNGS))
 
 Player = Callable[[tictactoe.Game, int], str]
 

@@ -1,9 +1,11 @@
 """Takes the screenshots in docs/, each on a desktop and a 360 px phone: the home page, an Ultimate
-table mid-game, a question to answer (a takeback asked), and the review of a finished game.
+table mid-game, a question to answer (a takeback asked) and the review of a finished game,
+or, with --languages, the home and table pages in the languages named, into docs/languages/.
 
-Usage: uv run --frozen python scripts/screenshots.py. It starts its own server on a temporary
-SQLite file, drives Debian's chromium, and writes docs/{home,table-ultimate,prompt,review}-
-{desktop,phone}.png.
+Usage: uv run --frozen python scripts/screenshots.py [--languages ar ja de]. It starts its own
+server on a temporary SQLite file, drives Debian's chromium, and writes
+docs/table-ultimate-{desktop,phone}.png, or docs/languages/{home,table}-<language>.png (the fonts
+for every script come with scripts/setup).
 """
 
 from __future__ import annotations
@@ -31,7 +33,11 @@ ARGS = [
 ]
 
 
-def main() -> int:
+def main(arguments: list[str]) -> int:
+    languages = arguments[1:] if arguments[:1] == ["--languages"] else []
+    if arguments and not languages:
+        print("usage: screenshots.py [--languages CODE ...]", file=sys.stderr)
+        return 2
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -52,11 +58,54 @@ def main() -> int:
                     break
                 except OSError:
                     time.sleep(0.2)
-            shoot(base)
+            if languages:
+                shoot_languages(base, languages)
+            else:
+                shoot(base)
         finally:
             server.terminate()
             server.wait(timeout=10)
     return 0
+
+
+def game_in_play(base: str, host: BrowserContext, guest: BrowserContext) -> tuple[str, Any]:
+    """An Ultimate table 44 moves in, between `host` and `guest`: its URL and the storage state of
+    the one to move (whose page shows the cells to play)."""
+    table = host.request.post(base + "/api/tables", data={"variant": "ultimate"}).json()
+    seat = guest.request.post(f"{base}/api/tables/{table['id']}/seats").json()
+    tokens = {table["seat"]: table["token"], seat["seat"]: seat["token"]}
+    rng = random.Random(11)
+    state = host.request.get(f"{base}/api/tables/{table['id']}").json()
+    for _ in range(44):
+        state = host.request.post(
+            f"{base}/api/tables/{table['id']}/moves",
+            data={"move": rng.choice(state["legal_moves"])},
+            headers={"Authorization": f"Bearer {tokens[state['turn']]}"},
+        ).json()
+    mover = host if table["seat"] == state["turn"] else guest
+    return str(table["url"]), mover.storage_state()
+
+
+def shoot_languages(base: str, languages: list[str]) -> None:
+    """The home page and a table mid-game on a desktop, in each language."""
+    folder = DOCS / "languages"
+    folder.mkdir(exist_ok=True)
+    with sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
+        url, storage = game_in_play(base, browser.new_context(), browser.new_context())
+        for language in languages:
+            context = browser.new_context(
+                storage_state=storage, viewport={"width": 1200, "height": 860}
+            )
+            page = context.new_page()
+            page.goto(f"{base}/?lang={language}")
+            page.screenshot(path=str(folder / f"home-{language}.png"))
+            page.goto(url)
+            page.locator("[data-board] button[data-move]:enabled").first.wait_for()
+            page.wait_for_timeout(400)
+            page.screenshot(path=str(folder / f"table-{language}.png"))
+            context.close()
+        browser.close()
 
 
 SCREENS = {
@@ -164,4 +213,4 @@ class Played:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

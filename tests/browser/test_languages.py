@@ -14,7 +14,7 @@ import pytest
 from babel.messages.pofile import read_po
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tictactoe.server.web.templating import LANGUAGES, LOCALES_DIR
+from tictactoe.server.web.templating import LANGUAGES, LOCALES_DIR, language_tag, text_direction
 
 NewContext = Callable[..., BrowserContext]
 TRANSLATED = [language for language in LANGUAGES if language != "en"]
@@ -92,6 +92,7 @@ def paths(base_url: str) -> dict[str, str]:
         **{"home": "/", "table": table, "standard": "/games/standard"},
         **{"ultimate": "/games/ultimate", "review": review, "games": review.rsplit("/", 1)[0]},
         **{"analysis": "/analysis", "my games": "/my-games", "unreadable": UNREADABLE},
+        **{"lessons": "/learn", "puzzle": "/puzzles/daily"},
     }
 
 
@@ -140,7 +141,8 @@ def test_every_page_is_wholly_in_the_chosen_language(
     fragments = english_fragments(language)
     for kind, path in paths(base_url).items():
         page.goto(with_lang(path, language))
-        expect(page.locator("html")).to_have_attribute("lang", language)
+        expect(page.locator("html")).to_have_attribute("lang", language_tag(language))
+        expect(page.locator("html")).to_have_attribute("dir", text_direction(language))
         if kind == "review":  # drawn by the page's script
             expect(page.locator("[data-status]")).not_to_be_empty()
         if kind == "table":  # the board is drawn by the page's script once the socket is open

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import APIRequestContext, BrowserContext, Page, expect
+from tests.browser.test_scripts import CLIPPED
 
 from tictactoe.server.web.templating import LANGUAGES
 
@@ -147,6 +148,7 @@ def test_every_page_fits_the_phone_in_every_language_and_every_screen_in_the_lon
                 # A spectator is not asked to share the link.
                 expect(page.locator("[data-share-card]")).to_be_hidden()
             found = page.evaluate(SIDEWAYS_AND_SMALL)
+            assert page.evaluate(CLIPPED) == [], f"{path} at {width} px: text cut off"
             assert found["width"] <= found["inner"], f"{path} scrolls sideways at {width} px"
             assert found["small"] == [], f"{path} at {width} px: targets under 24×24"
         if width == 320:

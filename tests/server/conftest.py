@@ -3,6 +3,7 @@ that play the parts of two browsers (each with its own cookie) at one table."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -21,9 +22,36 @@ def settings(tmp_path: Path) -> Settings:
     return Settings(database_url=f"sqlite:///{tmp_path / 'tables.db'}", claim_after_seconds=60)
 
 
+class TestClock:
+    """The tables' time in tests: it starts at the wall clock's and moves only when told, so a
+    clock test waits on nothing and holds however busy the machine is."""
+
+    __test__ = False
+
+    def __init__(self) -> None:
+        self.now = time.time()
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@pytest.fixture
+def clock() -> TestClock:
+    return TestClock()
+
+
 @pytest.fixture
 def app(settings: Settings) -> FastAPI:
     return create_app(settings)
+
+
+@pytest.fixture
+def clocked_app(settings: Settings, clock: TestClock) -> FastAPI:
+    """The site with its tables on the test's clock (see `TestClock`)."""
+    return create_app(settings, clock=clock)
 
 
 @pytest.fixture

@@ -86,7 +86,7 @@ async def test_a_dead_worker_is_replaced_and_the_game_goes_on() -> None:
     from tictactoe.server.table.tables import TableOptions, Tables
 
     computer = ComputerPlayer(workers=1, think_ms=20)
-    tables = Tables(MemoryStorage(), MemoryPubSub(), Settings("memory://"), computer)
+    tables = Tables(MemoryStorage(), MemoryPubSub(), Settings(database_url="memory://"), computer)
     try:
         table, *_ = await tables.create(
             TableOptions("standard", first="friend", opponent="computer"), None

@@ -4,10 +4,11 @@ waiting for a move first, the claim flag for the claimant alone, nothing older t
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
 from tictactoe.server.ops.websocket_protocol import SEND_TEXT_NOW
-from tictactoe.server.table.view import encode_envelope
+from tictactoe.server.table.envelope import encode, table_body
 from tictactoe.server.web.connections import Audience, Connection
 
 X_PLAYER, O_PLAYER = "a" * 64, "b" * 64
@@ -46,7 +47,7 @@ def audience_of(sockets: dict[str, Any]) -> Audience:
 
 def moved(version: int, first: str) -> str:
     frame = f'{{"type":"moved","version":{version},"previous":{version - 1}}}'
-    return encode_envelope(frame, None, X_PLAYER, O_PLAYER, first=first)
+    return encode(frame, version, [X_PLAYER], [O_PLAYER], first=first, kind="f")  # type: ignore[arg-type]
 
 
 async def test_after_a_move_the_player_to_move_gets_it_first_and_everyone_the_same_bytes() -> None:
@@ -61,14 +62,22 @@ async def test_after_a_move_the_player_to_move_gets_it_first_and_everyone_the_sa
             assert len({text for _, text in log}) == 1
 
 
-async def test_only_the_claimant_gets_the_claim_and_an_older_frame_is_not_passed_on() -> None:
+async def test_each_viewer_gets_their_seat_only_the_claimant_the_claim_and_nothing_older() -> None:
     log: list[tuple[str, str]] = []
     audience = audience_of({name: WrittenAtOnce(name, log) for name in ("x", "o", "watcher")})
-    audience.deliver(
-        encode_envelope('{"type":"table","table":{"version":5}}', "o", X_PLAYER, O_PLAYER)
-    )
-    claims = {name: "can_claim_win" in text for name, text in log}
-    assert claims == {"x": False, "o": True, "watcher": False}
+    body = table_body((), '{"version":5}')
+    audience.deliver(encode(body, 5, [X_PLAYER], [O_PLAYER], claimant="o"))
+    frames = {name: json.loads(text) for name, text in log}
+    assert {name: frame.get("can_claim_win", False) for name, frame in frames.items()} == {
+        "x": False,
+        "o": True,
+        "watcher": False,
+    }
+    assert {name: frame["seat"] for name, frame in frames.items()} == {
+        "x": "x",
+        "o": "o",
+        "watcher": "spectator",
+    }
     log.clear()
     audience.deliver(moved(4, "x"))  # overtaken: version 5 went out already
     assert log == []

@@ -111,9 +111,20 @@ def test_the_clock_survives_a_restart_and_a_time_out_while_down_ends_the_game(
         assert moved.status_code == 200, moved.text
         return table_url, moved.json()
 
+    def o_to_move(minutes: float) -> str:
+        """A table that starts with O to move (X's b2 already played): only O's clock ever runs,
+        so however slowly this machine answers, X cannot run out first."""
+        body = {"variant": "standard", "clock_minutes": minutes, "position": ".../.x./... o"}
+        created = httpx.post(f"{base}/api/tables", json=body)
+        assert created.status_code == 201, created.text
+        table_url = f"{base}/api/tables/{created.json()['id']}"
+        assert httpx.post(f"{table_url}/seats").status_code == 200  # both seated: O's clock runs
+        return table_url
+
     with serve(database, port) as server:
         long_url, long_before = clocked_table(1.0)
-        short_url, _ = clocked_table(0.01)  # 0.6 s: runs out while no process is up
+        # 0.6 s: runs out while no process is up (or just before: either way O lost on time).
+        short_url = o_to_move(0.01)
         os.kill(server.pid, signal.SIGKILL)
         server.wait(timeout=10)
         killed_at = time.time()

@@ -13,10 +13,10 @@ from tictactoe.server.settings import Settings
 from tictactoe.server.storage.memory import MemoryStorage
 from tictactoe.server.table.actor import Table, channel_of
 from tictactoe.server.table.commands import AskRematch, PlayMove, Refused, Resign, TakeSeat
+from tictactoe.server.table.envelope import decode
 from tictactoe.server.table.seats import COMPUTER
 from tictactoe.server.table.tables import TableOptions, Tables
 from tictactoe.server.table.tokens import hash_secret
-from tictactoe.server.table.view import decode_envelope
 
 
 class Clock:
@@ -63,7 +63,7 @@ async def test_each_change_is_stored_before_it_is_published() -> None:
     await tables.pubsub.subscribe(channel_of(table.id), check)
     await table.apply(PlayMove("e5"), persons["x"])
     assert stored_when_published == [3]
-    assert '"version":3' in decode_envelope(frames[-1])[0]
+    assert decode(frames[-1]).version == 3 and '"version":3' in decode(frames[-1]).body
 
 
 async def test_refused_command_stores_and_publishes_nothing() -> None:

@@ -8,7 +8,10 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import pytest
+from fastapi import FastAPI
 from starlette.testclient import TestClient
+from tests.server.conftest import TestClock
 from tests.server.following import next_table
 
 Frame = dict[str, Any]
@@ -215,14 +218,24 @@ def test_a_takeback_over_the_websocket(new_players: Any) -> None:
 # -- the clock ------------------------------------------------------------------------------------
 
 
-def test_the_clock_runs_for_the_side_to_move_and_adds_the_increment(new_players: Any) -> None:
+# Each clock test runs on the tables' test clock (`clock`), which moves only when the test says.
+
+
+@pytest.fixture
+def app(clocked_app: FastAPI) -> FastAPI:
+    return clocked_app
+
+
+def test_the_clock_runs_for_the_side_to_move_and_adds_the_increment(
+    new_players: Any, clock: TestClock
+) -> None:
     players = new_players(first="me", clock_minutes=1, clock_increment=2)
     start = players.table()["clock"]
     assert start["running"] == "x" and start["seconds"] == 60 and start["increment"] == 2
-    time.sleep(0.3)
+    clock.advance(0.3)
     after = players.play("e5")["clock"]
-    assert 60.5 < after["x"] < 61.75  # 60 − (0.3 s and a little) thought + 2 s
-    assert after["running"] == "o" and after["o"] > 59.9
+    assert after["x"] == pytest.approx(61.7)  # 60 − 0.3 s thought + 2 s
+    assert after["running"] == "o" and after["o"] == 60
 
 
 def test_the_clock_starts_only_when_both_sides_are_seated(client: TestClient) -> None:
@@ -233,10 +246,12 @@ def test_the_clock_starts_only_when_both_sides_are_seated(client: TestClient) ->
     assert client.get(url).json()["clock"]["running"] == "x"
 
 
-def test_time_out_ends_the_game_and_a_later_move_is_refused(new_players: Any) -> None:
-    players = new_players(first="me", variant="standard", clock_minutes=0.02)  # 1.2 s
+def test_time_out_ends_the_game_and_a_later_move_is_refused(
+    new_players: Any, clock: TestClock
+) -> None:
+    players = new_players(first="me", variant="standard", clock_minutes=1)
     players.play("b2")
-    time.sleep(1.5)
+    clock.advance(61)
     answer = players.move("o", "a1")
     assert answer.status_code == 422 and answer.json()["reason"] == "game-over"
     table = players.table()
@@ -245,23 +260,28 @@ def test_time_out_ends_the_game_and_a_later_move_is_refused(new_players: Any) ->
     assert table["score"]["x"] == 1
 
 
-def test_the_server_ends_a_game_on_time_without_being_asked(new_players: Any) -> None:
+def test_the_server_ends_a_game_on_time_without_being_asked(
+    new_players: Any, clock: TestClock
+) -> None:
+    # 0.6 s on the clock: the table's timer fires then (real time), and by the test's clock the
+    # time has run out by then (moved on at once), whenever the timer gets to run.
     players = new_players(first="me", variant="standard", clock_minutes=0.01)
+    clock.advance(1)
     with players.client.websocket_connect(socket_url(players, "o")) as o:
         table = table_frame(o, lambda t: t["result"] is not None)
     assert table["result"] == "o" and table["ended_by"] == "time"
 
 
-def test_the_clock_survives_a_reconnect(new_players: Any) -> None:
+def test_the_clock_survives_a_reconnect(new_players: Any, clock: TestClock) -> None:
     players = new_players(first="me", clock_minutes=1)
     players.play("e5")
     with players.client.websocket_connect(socket_url(players, "o")) as o:
         first = table_frame(o)["clock"]
-    time.sleep(0.6)
+    clock.advance(0.6)
     with players.client.websocket_connect(socket_url(players, "o")) as o:
         again = table_frame(o)["clock"]
     assert again["running"] == "o"
-    assert 0.5 < first["o"] - again["o"] < 3
+    assert first["o"] - again["o"] == pytest.approx(0.6)
     assert again["x"] == first["x"]
 
 
@@ -347,28 +367,28 @@ def test_reactions_are_a_fixed_set_for_players_only_and_rate_limited(players: An
         assert error(x)["status"] == 422
 
 
-def test_a_rematch_on_the_clock_starts_with_full_time(new_players: Any) -> None:
+def test_a_rematch_on_the_clock_starts_with_full_time(new_players: Any, clock: TestClock) -> None:
     players = new_players(first="me", variant="standard", clock_minutes=0.01, clock_increment=1)
     players.play("b2")
-    time.sleep(0.8)
+    clock.advance(0.8)
     assert players.table()["ended_by"] == "time"
     players.post("x", "rematch")
     table = players.post("o", "rematch").json()
     assert table["game"] == 2 and table["result"] is None
     assert table["clock"]["running"] == "x"
-    assert table["clock"]["x"] > 0.5 and table["clock"]["o"] == 0.6
+    assert table["clock"]["x"] == 0.6 and table["clock"]["o"] == 0.6
 
 
 def test_a_takeback_charges_the_time_used_and_gives_the_clock_back_to_the_asker(
-    new_players: Any,
+    new_players: Any, clock: TestClock
 ) -> None:
     players = new_players(first="me", takebacks=True, clock_minutes=1)
     players.play("e5")
     players.post("x", "takeback")
-    time.sleep(0.3)
+    clock.advance(0.3)
     table = players.post("o", "takeback/accept").json()
     assert table["clock"]["running"] == "x" and table["turn"] == "x"
-    assert 58.5 < table["clock"]["o"] < 59.75  # O's clock ran while the request was open
+    assert table["clock"]["o"] == pytest.approx(59.7)  # O's clock ran while the request was open
 
 
 # -- the home form without JavaScript -------------------------------------------------------------

@@ -211,7 +211,6 @@ async def play_at_table(url: str, command: list[str], games: int) -> list[str]:
     ws_url = base.replace("http", "ws", 1) + f"/api/tables/{table_id}/ws?token={token}"
     results: list[str] = []
     bot = BotProgram(command)
-    first_game: int | None = None
     playing: int | None = None  # the game number the bot process is playing
     asked: dict[tuple[int, int], str] = {}  # (game, ply) → the bot's answer, asked once
     sent_version = -1  # a frame can repeat a version (presence changes): send a move once
@@ -221,7 +220,7 @@ async def play_at_table(url: str, command: list[str], games: int) -> list[str]:
             async for text in socket:
                 message = json.loads(text)
                 if message.get("type") == "error":
-                    say(f"refused: {message.get('message')}")
+                    say(f"refused ({message.get('reason')}): {message.get('message')}")
                     continue
                 if message.get("type") == "moved":
                     followed = follow_move(table, message)
@@ -233,16 +232,15 @@ async def play_at_table(url: str, command: list[str], games: int) -> list[str]:
                     table = followed
                 elif message.get("type") == "table":
                     table = message["table"]
+                    # The server names the seat this socket plays (rematches swap the marks).
+                    seat = message.get("seat", seat)
                 else:
                     continue
                 assert table is not None
                 if table["variant"] != "ultimate":
                     raise SystemExit("tictactoe bot: bots play ultimate tables only")
                 game = int(table["game"])
-                if first_game is None:
-                    first_game = game
-                # Rematches swap the marks: the seat's mark alternates from game to game.
-                mark = seat if (game - first_game) % 2 == 0 else ("o" if seat == "x" else "x")
+                mark = seat
                 if table["result"] is not None:
                     if playing == game:
                         await bot.stop()

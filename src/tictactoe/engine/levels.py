@@ -50,7 +50,7 @@ LEVELS: tuple[Level, ...] = (
     Level("hard", 1300, "search", iterations=3000, depth=4),
     Level("strong", 1460, "net", iterations=2000, depth=5),
     Level("expert", 1640, "net", iterations=8000, depth=6),
-    Level("max", 1810, "max"),
+    Level("max", 1860, "max"),
 )
 
 BY_NAME = {level.name: level for level in LEVELS}

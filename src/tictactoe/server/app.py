@@ -7,7 +7,8 @@ import contextlib
 import importlib
 import json
 import logging
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -37,11 +38,11 @@ from tictactoe.server.table.tables import Tables
 from tictactoe.server.web import (
     api,
     levels_api,
+    message_docs,
     people_api,
     review_api,
     review_pages,
     share,
-    websocket,
 )
 from tictactoe.server.web.connections import Hub
 from tictactoe.server.web.error_pages import error_page, wants_a_page
@@ -52,9 +53,10 @@ log = logging.getLogger(__name__)
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
+def create_app(settings: Settings | None = None, clock: Callable[[], float] = time.time) -> FastAPI:
     """The web site. Storage and pub/sub open at start-up (migrating the database) and close at
-    shutdown: run it under uvicorn, or in tests inside the ASGI lifespan."""
+    shutdown: run it under uvicorn, or in tests inside the ASGI lifespan. `clock` is the tables'
+    time (tests inject one, so that no clock test waits on the wall clock)."""
     settings = settings or Settings()
 
     @asynccontextmanager
@@ -70,7 +72,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if presence is not None:
             await presence.start()
         app.state.settings = settings
-        tables = app.state.tables = Tables(storage, pubsub, settings, computer, presence=presence)
+        tables = app.state.tables = Tables(
+            storage, pubsub, settings, computer, clock=clock, presence=presence
+        )
         # Scale-out: sockets catch up from the database when Redis may have dropped frames.
         app.state.hub = Hub(pubsub, resync=tables.latest_envelope if tables.shared else None)
         hub = app.state.hub
@@ -98,7 +102,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         title="Tic-Tac-Toe tables",
         version=_version(),
         description="Play Tic-Tac-Toe and Ultimate Tic-Tac-Toe with a friend by link.\n"
-        + websocket.MESSAGES,
+        + message_docs.markdown(),
         lifespan=lifespan,
     )
     # Outermost last: proxy headers first (the client's real address and scheme), then the
@@ -123,10 +127,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(review_api.router, prefix="/api")
     app.include_router(share.router)
     app.include_router(review_pages.router)
+    app.include_router(message_docs.router)
     app.include_router(puzzle_api.router, prefix="/api")
     app.include_router(hint_api.router, prefix="/api")
     app.include_router(learning_pages.router)
-    app.include_router(websocket.router)
     app.include_router(health.router)
     _include_pages(app)
     return app
@@ -187,7 +191,11 @@ async def _storage_unavailable(request: Request, error: Exception) -> Response:
     if wants_a_page(request):
         return error_page(request, 503)
     return JSONResponse(
-        {"status": 503, "message": "the database is unreachable right now; try again shortly"},
+        {
+            "status": 503,
+            "reason": "database-unavailable",
+            "message": "the database is unreachable right now; try again shortly",
+        },
         status_code=503,
         headers={"Retry-After": "2"},
     )
@@ -207,14 +215,21 @@ async def _invalid_request(request: Request, error: Exception) -> JSONResponse:
     errors: list[dict[str, Any]] = [dict(e) for e in error.errors()]
     if any(e.get("type") == "json_invalid" for e in errors):
         return JSONResponse(
-            {"status": 400, "message": "the request body is not valid JSON"}, status_code=400
+            {"status": 400, "reason": "bad-json", "message": "the request body is not valid JSON"},
+            status_code=400,
         )
     parts = []
     for e in errors:
         where = ".".join(str(p) for p in e.get("loc", ()) if p != "body") or "body"
         parts.append(f"{where}: {e.get('msg', 'invalid')}")
     return JSONResponse(
-        {"status": 422, "message": "; ".join(parts), "detail": _plain(errors)}, status_code=422
+        {
+            "status": 422,
+            "reason": "bad-request",
+            "message": "; ".join(parts),
+            "detail": _plain(errors),
+        },
+        status_code=422,
     )
 
 

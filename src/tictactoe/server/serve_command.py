@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import dataclasses
-from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -76,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
     os.environ.pop(_REDIS_VARIABLE, None)
     if args.redis is not None:
         os.environ[_REDIS_VARIABLE] = args.redis
-    settings = settings_from_environment(os.environ)
+    settings = _settings()
     uvicorn.run(
         "tictactoe.server.serve_command:app_from_environment",
         factory=True,
@@ -139,6 +137,16 @@ _DATABASE_VARIABLE = "TICTACTOE_DATABASE"
 _REDIS_VARIABLE = "TICTACTOE_REDIS"
 
 
+def _settings(**chosen: object) -> Settings:
+    """The settings from the environment; a bad value stops the server, naming its variable."""
+    from tictactoe.server.settings import BadSetting, Settings
+
+    try:
+        return Settings.from_environment(**chosen)
+    except BadSetting as error:
+        raise SystemExit(f"tictactoe serve: {error}") from None
+
+
 def app_from_environment() -> object:
     """The app for `tictactoe serve`, configured through the environment it set."""
     import os
@@ -146,10 +154,8 @@ def app_from_environment() -> object:
     from tictactoe.server.app import create_app
     from tictactoe.server.settings import DEFAULT_DATABASE_URL
 
-    settings = settings_from_environment(os.environ)
     app = create_app(
-        dataclasses.replace(
-            settings,
+        _settings(
             database_url=os.environ.get(_DATABASE_VARIABLE, DEFAULT_DATABASE_URL),
             redis_url=os.environ.get(_REDIS_VARIABLE),
         )
@@ -158,57 +164,3 @@ def app_from_environment() -> object:
 
     tune_garbage_collector()
     return app
-
-
-def settings_from_environment(environ: Mapping[str, str]) -> Settings:
-    """Settings with each field overridden by `TICTACTOE_<FIELD>` when set; a tuple is written
-    with commas.
-
-    >>> s = settings_from_environment(
-    ...     {"TICTACTOE_MOVE_RATE": "5,10", "TICTACTOE_RATE_LIMIT_EXEMPT": "", "TICTACTOE_X": "1"}
-    ... )
-    >>> s.move_rate, s.rate_limit_exempt
-    ((5.0, 10), ())
-    >>> settings_from_environment({"TICTACTOE_TRUSTED_PROXIES": ""}).trusted_proxies
-    ()
-    >>> settings_from_environment({"TICTACTOE_MOVE_RATE": "5"})
-    Traceback (most recent call last):
-    ValueError: TICTACTOE_MOVE_RATE='5': 2 values separated by commas, like '20.0,120'
-    """
-    from tictactoe.server.settings import Settings
-
-    defaults = Settings()
-    changes: dict[str, object] = {}
-    for field in dataclasses.fields(Settings):
-        name = f"TICTACTOE_{field.name.upper()}"
-        text = environ.get(name)
-        if text is None:
-            continue
-        default = getattr(defaults, field.name)
-        try:
-            changes[field.name] = _setting_value(default, text)
-        except ValueError as error:
-            raise ValueError(f"{name}={text!r}: {error}") from None
-    return dataclasses.replace(defaults, **changes)  # type: ignore[arg-type]
-
-
-def _setting_value(default: object, text: str) -> object:
-    """`text` read as a value of the default's type (a tuple: commas between the items; a tuple
-    of numbers, such as a rate, has exactly as many as its default)."""
-    if isinstance(default, tuple):
-        items = [item.strip() for item in text.split(",") if item.strip()]
-        if default and not isinstance(default[0], str):
-            if len(items) != len(default):
-                example = ",".join(str(value) for value in default)
-                raise ValueError(f"{len(default)} values separated by commas, like {example!r}")
-            try:
-                return tuple(type(value)(item) for value, item in zip(default, items, strict=True))
-            except ValueError:
-                kinds = ", ".join(type(value).__name__ for value in default)
-                raise ValueError(f"values of the kinds {kinds}") from None
-        return tuple(items)
-    if isinstance(default, bool):
-        return text.lower() in ("1", "true", "yes", "on")
-    if isinstance(default, int | float):
-        return type(default)(text)
-    return text or None

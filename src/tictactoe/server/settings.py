@@ -1,16 +1,28 @@
-"""What an operator (or a test) can tune about the web site, in one immutable value."""
+"""What an operator (or a test) can tune about the web site, in one immutable value.
 
-from __future__ import annotations
+Code and tests build `Settings(...)` with what they choose; `tictactoe serve` reads each field
+from `TICTACTOE_<FIELD>` (`Settings.from_environment()`, by pydantic-settings). A tuple is written
+with commas (an empty value is an empty tuple), a rate as `per second,burst`; a bad value stops
+the server with a message naming the variable.
+"""
 
-from dataclasses import dataclass
 from pathlib import Path
+from typing import Annotated, Any
+
+from pydantic import Field, ValidationError, field_validator
+from pydantic_settings import BaseSettings, EnvSettingsSource, NoDecode, SettingsConfigDict
 
 DEFAULT_DATABASE_URL = "sqlite:///" + str(Path("data") / "tictactoe.db")
 
+# (per second sustained, burst): both more than zero.
+Rate = Annotated[tuple[Annotated[float, Field(gt=0)], Annotated[int, Field(gt=0)]], NoDecode]
+Names = Annotated[tuple[str, ...], NoDecode]
 
-@dataclass(frozen=True)
-class Settings:
+
+class Settings(BaseSettings):
     """The site's settings; every field has the embedded default of `tictactoe serve`."""
+
+    model_config = SettingsConfigDict(env_prefix="TICTACTOE_", frozen=True, extra="forbid")
 
     database_url: str = DEFAULT_DATABASE_URL
     redis_url: str | None = None
@@ -36,9 +48,9 @@ class Settings:
     # -- scale-out and hardening (README "Scale-out") --
     # Proxies (IP addresses, or "*") whose X-Forwarded-For/-Proto are believed: behind one, the
     # client's address (for rate limits) and https (for Secure cookies) come from those headers.
-    trusted_proxies: tuple[str, ...] = ()
+    trusted_proxies: Names = ()
     # Origins besides the site's own whose pages may open the WebSocket (e.g. "https://ttt.example").
-    allowed_origins: tuple[str, ...] = ()
+    allowed_origins: Names = ()
     # Serve Prometheus metrics at /metrics (TICTACTOE_METRICS=1); off: 404.
     metrics: bool = False
     # Largest HTTP request body accepted (413 beyond).
@@ -54,15 +66,86 @@ class Settings:
     # Rate limits as (per second sustained, burst): per client address for moves (and the other
     # actions), table creation and joins (taking a seat, opening a socket); per socket for messages.
     # Over a limit: 429 with Retry-After (HTTP) or an error frame with status 429 (WebSocket).
-    move_rate: tuple[float, int] = (20.0, 120)
-    create_rate: tuple[float, int] = (2.0, 60)
-    join_rate: tuple[float, int] = (5.0, 60)
-    socket_message_rate: tuple[float, int] = (20.0, 60)
+    move_rate: Rate = (20.0, 120)
+    create_rate: Rate = (2.0, 60)
+    join_rate: Rate = (5.0, 60)
+    socket_message_rate: Rate = (20.0, 60)
     # The computer's analysis (the analysis board's evaluation, a game's analysis) per address.
-    analysis_rate: tuple[float, int] = (1.0, 20)
+    analysis_rate: Rate = (1.0, 20)
     # Looking a table up by its short code (`/j/…`), per address: codes are short, so guessing
     # them must be slow.
-    code_rate: tuple[float, int] = (0.2, 20)
+    code_rate: Rate = (0.2, 20)
     # Addresses without per-address limits: this host (tests, benchmarks). A proxy on this host
     # must be listed in trusted_proxies, so that clients are told apart by their real address.
-    rate_limit_exempt: tuple[str, ...] = ("127.0.0.1", "::1")
+    rate_limit_exempt: Names = ("127.0.0.1", "::1")
+
+    @field_validator(
+        "trusted_proxies",
+        "allowed_origins",
+        "rate_limit_exempt",
+        "move_rate",
+        "create_rate",
+        "join_rate",
+        "socket_message_rate",
+        "analysis_rate",
+        "code_rate",
+        mode="before",
+    )
+    @classmethod
+    def _commas(cls, value: Any) -> Any:
+        """`a, b` from the environment is the tuple ("a", "b"); an empty value, ()."""
+        if isinstance(value, str):
+            return tuple(item.strip() for item in value.split(",") if item.strip())
+        return value
+
+    @field_validator("redis_url", "public_url", mode="before")
+    @classmethod
+    def _empty_is_none(cls, value: Any) -> Any:
+        return None if value == "" else value
+
+    @classmethod
+    def settings_customise_sources(
+        cls, settings_cls: type[BaseSettings], init_settings: Any, *others: Any, **more: Any
+    ) -> Any:
+        # Only what the code passes: the environment is read by `from_environment` alone.
+        return (init_settings,)
+
+    @classmethod
+    def from_environment(cls, **chosen: Any) -> "Settings":
+        """The settings from `TICTACTOE_<FIELD>` variables (over the defaults), then `chosen`;
+        `BadSetting` names the variable of a bad value.
+
+        >>> import os
+        >>> os.environ["TICTACTOE_MOVE_RATE"] = "5, 10"
+        >>> os.environ["TICTACTOE_TRUSTED_PROXIES"] = ""
+        >>> settings = Settings.from_environment()
+        >>> settings.move_rate, settings.trusted_proxies
+        ((5.0, 10), ())
+        >>> os.environ["TICTACTOE_MOVE_RATE"] = "5"
+        >>> try:
+        ...     Settings.from_environment()
+        ... except BadSetting as error:
+        ...     print(error)
+        TICTACTOE_MOVE_RATE=5: Field required at 1 (a rate is "per second,burst", e.g. "20,120")
+        >>> del os.environ["TICTACTOE_MOVE_RATE"], os.environ["TICTACTOE_TRUSTED_PROXIES"]
+        """
+        environment = EnvSettingsSource(cls, env_prefix="TICTACTOE_")()
+        try:
+            return cls(**{**environment, **chosen})
+        except ValidationError as error:
+            raise BadSetting.of(error, environment) from None
+
+
+class BadSetting(ValueError):
+    """A `TICTACTOE_<FIELD>` variable whose value the settings cannot take."""
+
+    @classmethod
+    def of(cls, error: ValidationError, environment: dict[str, Any]) -> "BadSetting":
+        first = error.errors()[0]
+        field = str(first["loc"][0])
+        where = (
+            " at " + ".".join(str(part) for part in first["loc"][1:]) if first["loc"][1:] else ""
+        )
+        hint = ' (a rate is "per second,burst", e.g. "20,120")' if field.endswith("_rate") else ""
+        value = environment.get(field, "")
+        return cls(f"TICTACTOE_{field.upper()}={value}: {first['msg']}{where}{hint}")

@@ -64,10 +64,12 @@ async def hint(body: HintBody, request: Request) -> JSONResponse:
             body.variant, game.size, game.line, game.position()
         )
     except AnalysisBusyError:
-        raise Refused(503, "the computer is busy; ask again in a moment") from None
+        raise Refused(503, "the computer is busy; ask again in a moment", "busy") from None
     except Exception as error:  # a worker process died, or the engine failed
         log.exception("hint for %r failed", body.position)
-        raise Refused(503, "the computer cannot look at the position right now") from error
+        raise Refused(
+            503, "the computer cannot look at the position right now", "computer-unavailable"
+        ) from error
     move = evaluation["best_move"]
     why = reasons(game, move)
     stands = outlook(evaluation["score"], evaluation["proven"], game.turn)

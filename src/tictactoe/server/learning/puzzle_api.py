@@ -63,7 +63,7 @@ def _view(puzzle: Puzzle) -> JSONResponse:
 def find(puzzle_id: str) -> Puzzle:
     puzzle = puzzle_by_id(puzzle_id)
     if puzzle is None:
-        raise Refused(404, f"there is no puzzle {puzzle_id!r}")
+        raise Refused(404, f"there is no puzzle {puzzle_id!r}", "no-puzzle")
     return puzzle
 
 
@@ -119,7 +119,7 @@ async def attempt(puzzle_id: str, body: AttemptBody) -> JSONResponse:
     try:
         judged = judge(puzzle, body.moves)
     except AttemptError as error:
-        raise Refused(400, str(error), reason=error.reason) from None
+        raise Refused(400, str(error), error.reason) from None
     answer: dict[str, Any] = {"correct": judged.correct, "solved": judged.solved}
     if judged.reply is not None:
         answer["reply"] = judged.reply

@@ -20,7 +20,7 @@ import json
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from tictactoe import Game
 
@@ -73,7 +73,9 @@ class Attempt:
 class AttemptError(ValueError):
     """An attempt that cannot be judged: `reason` says why (an illegal move, too many moves)."""
 
-    def __init__(self, reason: str, message: str) -> None:
+    def __init__(
+        self, reason: Literal["no-moves", "too-many-moves", "illegal-move"], message: str
+    ) -> None:
         super().__init__(message)
         self.reason = reason
 

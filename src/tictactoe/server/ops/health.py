@@ -55,7 +55,9 @@ async def prometheus_metrics(request: Request) -> Response:
     """Prometheus's scrape, when the operator turned it on (`TICTACTOE_METRICS=1`): the figures
     tell an outsider how busy the site is, so a public site does not show them by default."""
     if not tables_of(request).settings.metrics:
-        return JSONResponse({"status": 404, "message": "not found"}, status_code=404)
+        return JSONResponse(
+            {"status": 404, "reason": "not-found", "message": "not found"}, status_code=404
+        )
     update_gauges(request.app)
     body, content_type = metrics.exposition()
     return Response(body, media_type=content_type)

@@ -10,6 +10,8 @@ from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from tictactoe.server.ops.refusals import refusal
+
 # Our bodies and messages are flat objects: a few levels cover every one of them.
 MAX_DEPTH = 32
 
@@ -106,7 +108,8 @@ class JSONBodyMiddleware:
             try:
                 read_json(body)
             except UnreadableJSONError as error:
-                await _bad_request(send, f"the request body is not usable JSON: {error}")
+                unusable = f"the request body is not usable JSON: {error}"
+                await refusal(400, "bad-json", unusable)(scope, receive, send)
                 return
             except ValueError:
                 pass  # not JSON at all: the route says so in its own words
@@ -131,18 +134,3 @@ def _replay(messages: list[Message], receive: Receive) -> Receive:
         return await receive()
 
     return replayed
-
-
-async def _bad_request(send: Send, message: str) -> None:
-    body = json.dumps({"status": 400, "message": message}).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 400,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(body)).encode()),
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": body})

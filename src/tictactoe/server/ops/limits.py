@@ -15,10 +15,12 @@ import re
 import time
 from collections.abc import Callable
 
+from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tictactoe.server.ops import metrics
 from tictactoe.server.ops.json_input import READ_JSON, read_json
+from tictactoe.server.ops.refusals import refusal, refuse_handshake
 from tictactoe.server.settings import Settings
 
 _ACTION = re.compile(
@@ -28,7 +30,6 @@ _ACTION = re.compile(
 )
 _FORM_SEAT = re.compile(r"^/t/[^/]+/seats$")  # the no-JavaScript join button
 _ANALYSIS = re.compile(r"^/api/positions/evaluation$|^/api/tables/[^/]+/games/[^/]+/analysis$")
-_SOCKET = re.compile(r"^/api/tables/[^/]+/ws$")
 _CODE = re.compile(r"^/j(/[^/]*)?$")  # a table looked up by its short code
 # Socket messages that act at a table: each counts against its address's action limit too.
 _SOCKET_ACTIONS = frozenset(
@@ -163,14 +164,11 @@ class RateLimitMiddleware:
             kind = _http_kind(scope["method"], scope["path"])
             wait = self._take(kind, scope) if kind else 0.0
             if wait > 0:
-                await _too_many_http(send, wait)
+                message = f"too many requests: try again in {retry_after(wait)} s"
+                await _too_many(wait, message)(scope, receive, send)
                 return
             await self.app(scope, receive, send)
-        elif scope["type"] == "websocket" and _SOCKET.match(scope["path"]):
-            limited = await self.admit_websocket(scope, receive, send)
-            if limited is not None:
-                await self.app(scope, limited, send)
-        else:
+        else:  # the table's WebSocket is admitted by `admit_websocket`, from its lane
             await self.app(scope, receive, send)
 
     async def admit_websocket(self, scope: Scope, receive: Receive, send: Send) -> Receive | None:
@@ -178,7 +176,8 @@ class RateLimitMiddleware:
         limit: 429, or close 1013)."""
         wait = self._take("join", scope)
         if wait > 0:
-            await _too_many_handshake(scope, send, wait)
+            refused = _too_many(wait, "too many connections")
+            await refuse_handshake(scope, receive, send, refused, close_code=1013)
             return None
         return self._limited_receive(scope, receive, send)
 
@@ -208,12 +207,16 @@ class RateLimitMiddleware:
                     metrics.REFUSED.labels(reason="rate-message").inc()
                 if wait == 0:
                     return message
-                frame = {
-                    "type": "error",
-                    "status": 429,
-                    "message": f"too many messages: wait {retry_after(wait)} s",
-                    "retry_after": float(retry_after(wait)),
-                }
+                frame: dict[str, object] = {"type": "error"}
+                id = _message_id(message)
+                if id is not None:
+                    frame["id"] = id  # the answer to a message echoes its id
+                frame.update(
+                    status=429,
+                    reason="rate-limited",
+                    message=f"too many messages: wait {retry_after(wait)} s",
+                    retry_after=float(retry_after(wait)),
+                )
                 await send({"type": "websocket.send", "text": json.dumps(frame)})
 
         return limited
@@ -276,37 +279,19 @@ def _is_action(message: Message) -> bool:
     return isinstance(kind, str) and kind in _SOCKET_ACTIONS
 
 
-async def _too_many_http(send: Send, wait: float) -> None:
-    body = json.dumps(
-        {"status": 429, "message": f"too many requests: try again in {retry_after(wait)} s"}
-    ).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 429,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(body)).encode()),
-                (b"retry-after", retry_after(wait).encode()),
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": body})
+def _message_id(message: Message) -> int | str | None:
+    """The `id` of a refused socket message, to echo (read only for the refusal)."""
+    value = message.get(READ_JSON)
+    if value is None:
+        try:
+            value = read_json(message.get("text") or message.get("bytes") or "null")
+        except ValueError:
+            return None
+    id = value.get("id") if isinstance(value, dict) else None
+    if isinstance(id, str) and len(id) <= 64:
+        return id
+    return id if isinstance(id, int) and not isinstance(id, bool) else None
 
 
-async def _too_many_handshake(scope: Scope, send: Send, wait: float) -> None:
-    if "websocket.http.response" in scope.get("extensions", {}):
-        body = json.dumps({"status": 429, "message": "too many connections"}).encode()
-        await send(
-            {
-                "type": "websocket.http.response.start",
-                "status": 429,
-                "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"retry-after", retry_after(wait).encode()),
-                ],
-            }
-        )
-        await send({"type": "websocket.http.response.body", "body": body})
-    else:
-        await send({"type": "websocket.close", "code": 1013})
+def _too_many(wait: float, message: str) -> JSONResponse:
+    return refusal(429, "rate-limited", message, {"Retry-After": retry_after(wait)})

@@ -15,14 +15,15 @@ of `script-src 'self'` allows (they are never executed); every script is a file 
 
 from __future__ import annotations
 
-import json
 from urllib.parse import urlsplit
 
 from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
+from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tictactoe.server.ops import metrics
+from tictactoe.server.ops.refusals import refusal, refuse_handshake
 from tictactoe.server.settings import Settings
 
 CONTENT_SECURITY_POLICY = (
@@ -61,19 +62,20 @@ class SecurityMiddleware:
         if scope["type"] in ("http", "websocket"):
             scope[CROSS_SITE] = self.cross_site(scope)
         if scope["type"] == "websocket":
-            if await self.admit_websocket(scope, send):
+            if await self.admit_websocket(scope, receive, send):
                 await self.app(scope, receive, send)
         elif scope["type"] == "http":
             await self._http(scope, receive, send)
         else:
             await self.app(scope, receive, send)
 
-    async def admit_websocket(self, scope: Scope, send: Send) -> bool:
+    async def admit_websocket(self, scope: Scope, receive: Receive, send: Send) -> bool:
         """Whether the socket may open; if not, it has been refused (403 or close 1008)."""
         if self.origin_allowed(scope):
             return True
         metrics.REFUSED.labels(reason="origin").inc()
-        await _refuse_handshake(scope, send)
+        refused = refusal(403, "cross-site", "this page's origin may not connect")
+        await refuse_handshake(scope, receive, send, refused, close_code=1008)
         return False
 
     def origin_allowed(self, scope: Scope) -> bool:
@@ -107,7 +109,7 @@ class SecurityMiddleware:
     async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
         length = Headers(scope=scope).get("content-length")
         if length is not None and (not length.isdigit() or int(length) > self.max_body):
-            await _too_large(send, self.max_body)
+            await _too_large(self.max_body)(scope, receive, send)
             return
         headers = list(_HEADERS)
         if not scope["path"].startswith(_EXPLORER_PATHS):
@@ -143,13 +145,13 @@ class SecurityMiddleware:
 
                 await cross_site_page(scope)(scope, receive, send_with_headers)
             else:
-                await _cross_site_refused(send)
+                await refusal(403, "cross-site", _CROSS_SITE)(scope, receive, send)
             return
         try:
             await self.app(scope, capped_receive, send_with_headers)
         except _BodyTooLarge:
             if not started:
-                await _too_large(send, self.max_body)
+                await _too_large(self.max_body)(scope, receive, send)
 
 
 class _BodyTooLarge(HTTPException):
@@ -173,51 +175,9 @@ def _origin(url: str) -> str:
     return f"{parts.scheme}://{parts.netloc}".lower()
 
 
-async def _too_large(send: Send, limit: int) -> None:
-    body = json.dumps(
-        {"status": 413, "message": f"the request body is too large: at most {limit} bytes"}
-    ).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 413,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(body)).encode()),
-                (b"connection", b"close"),
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": body})
+def _too_large(limit: int) -> JSONResponse:
+    message = f"the request body is too large: at most {limit} bytes"
+    return refusal(413, "too-large", message, {"Connection": "close"})
 
 
-async def _cross_site_refused(send: Send) -> None:
-    body = json.dumps(
-        {"status": 403, "message": "a page of another site may not act here; open this site itself"}
-    ).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 403,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(body)).encode()),
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": body})
-
-
-async def _refuse_handshake(scope: Scope, send: Send) -> None:
-    if "websocket.http.response" in scope.get("extensions", {}):
-        body = json.dumps({"status": 403, "message": "this page's origin may not connect"})
-        await send(
-            {
-                "type": "websocket.http.response.start",
-                "status": 403,
-                "headers": [(b"content-type", b"application/json")],
-            }
-        )
-        await send({"type": "websocket.http.response.body", "body": body.encode()})
-    else:
-        await send({"type": "websocket.close", "code": 1008})
+_CROSS_SITE = "a page of another site may not act here; open this site itself"

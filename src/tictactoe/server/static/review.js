@@ -87,7 +87,10 @@ buttons.last.addEventListener("click", () => go(last));
 document.addEventListener("keydown", (event) => {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
   if (event.target.closest?.("input, select, textarea")) return;
-  const to = { ArrowLeft: ply - 1, ArrowRight: ply + 1, Home: 0, End: last }[event.key];
+  // The step buttons run right to left on a right-to-left page: ← then points forward.
+  const [back, forward] = document.documentElement.dir === "rtl" ? ["ArrowRight", "ArrowLeft"]
+    : ["ArrowLeft", "ArrowRight"];
+  const to = { [back]: ply - 1, [forward]: ply + 1, Home: 0, End: last }[event.key];
   if (to === undefined) return;
   event.preventDefault();
   go(to);

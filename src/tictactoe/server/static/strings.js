@@ -3,6 +3,12 @@
 const blob = document.getElementById("strings");
 const strings = blob ? JSON.parse(blob.textContent) : {};
 
+// On a right-to-left page every filled-in value (a mark, a cell name, a number, a name) is wrapped
+// in Unicode isolates (FSI … PDI), so that "X", "e5" or "+2" keep their own direction and do not
+// reorder the words around them: «لعب X في e5» reads as written.
+const isolate = document.documentElement.dir === "rtl"
+  ? (value) => `\u2068${value}\u2069` : (value) => `${value}`;
+
 export function t(key, values = {}) {
   let text = strings[key];
   if (text === undefined) {
@@ -10,7 +16,7 @@ export function t(key, values = {}) {
     console.error(`untranslatable string: ${key}`);
     text = key;
   }
-  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? values[name] : whole));
+  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? isolate(values[name]) : whole));
 }
 
 // Numbers as the page's language writes them (its decimal sign: 0,5 in most of them), in the

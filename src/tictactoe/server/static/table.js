@@ -9,8 +9,8 @@ import { Connection } from "./table_connection.js";
 import { Company } from "./table_company.js";
 import { Clocks, renderPlayers, renderStrips } from "./table_people.js";
 import {
-  computerThinking, describeChange, errorText, freeSeat, isOver, isPlayerSeat, outcome, pendingText, settingsText,
-  statusText, takebackDeclined, waitingText,
+  computerThinking, errorText, freeSeat, isOver, isPlayerSeat, moveText, outcome, pendingText, settingsText,
+  statusText, waitingText,
 } from "./table_text.js";
 
 const page = document.querySelector("[data-table-page]");
@@ -29,16 +29,16 @@ const myMember = page.dataset.member === "" ? null : Number(page.dataset.member)
 const baseTitle = document.title;
 
 let table = null;
-let seat = boardEl.dataset.seat || "spectator";
-let seatGame = null; // the game number `seat` was last known for
+let seat = boardEl.dataset.seat || "spectator"; // as the server names it in every `table` frame
+let canClaim = false; // whether the server says this viewer may claim the win now
 let wasMyTurn = false;
 
 const connection = new Connection(tableId, {
-  table: (next) => deliver(next),
+  table: (next, told) => deliver(next, told),
   reaction: (message) => actions.showReaction(message),
   error: (message, aboutDatabase) => {
     if (message.status === 503 && aboutDatabase) showDatabaseDown();
-    else errorEl.textContent = errorText(message.status, message.reason);
+    else errorEl.textContent = errorText(message.reason);
     if (table) render(table);
   },
   open: () => {
@@ -79,19 +79,36 @@ const clocks = new Clocks(page, (mark, left) => {
   if (table && mark === seat) company.clockTick(table, seat, left);
 });
 
-// ---- which seat this browser plays --------------------------------------------------------------
+// ---- what happened: the events a frame carries -------------------------------------------------
 
-function viewerSeat(next) {
-  const told = next.seat ?? next.viewer_seat ?? next.you;
-  if (told === "x" || told === "o" || told === "spectator") {
-    seat = told;
-  } else if (seat !== "spectator" && seatGame !== null && next.game !== seatGame) {
-    // A rematch swaps the marks: the person who played O now plays X, and back.
-    if (Math.abs(next.game - seatGame) % 2 === 1) seat = other(seat);
+function react(events, next) {
+  const player = isPlayerSeat(seat) && next.opponent !== "here";
+  let spoken = null;
+  let turnSound = false;
+  for (const event of events) {
+    if (event.type === "moved") {
+      spoken = moveText(next, event, seat);
+      if (!player || event.mark !== seat) company.sounds.play("move");
+    } else if (event.type === "game-over") {
+      spoken = statusText(next, seat);
+      company.sounds.play("end");
+    } else if (event.type === "game-started") {
+      // A rematch starts the new game where the players can see it.
+      boardEl.scrollIntoView({ block: "nearest" });
+      spoken = t("Game {n}. {status}", { n: next.game, status: statusText(next, seat) });
+      turnSound = true;
+    } else if (event.type === "taken-back") {
+      spoken = t("Move taken back. {status}", { status: statusText(next, seat) });
+      turnSound = true;
+    } else if (event.type === "takeback-declined" && player && event.mark === other(seat)) {
+      spoken = t("Your opponent declined the takeback.");
+      notice(spoken);
+    } else if (event.type === "draw-declined" && player && event.mark === other(seat)) {
+      notice(t("Your opponent declined the draw."));
+    }
   }
-  seatGame = next.game;
-  // Two people at one device: the page plays whichever side is to move.
-  if (next.opponent === "here" && isPlayerSeat(seat) && !isOver(next)) seat = next.turn;
+  if (turnSound && isPlayerSeat(seat) && !isOver(next) && next.turn === seat) company.sounds.play("turn");
+  if (spoken) announce(spoken);
 }
 
 // ---- drawing ------------------------------------------------------------------------------------
@@ -129,7 +146,7 @@ function render(tbl) {
   statusEl.classList.toggle("thinking", computerThinking(tbl));
   renderPlayers(page, tbl, seat, myMember);
   renderStrips(page, tbl, seat);
-  actions.render(tbl, seat, connection.connected);
+  actions.render(tbl, seat, connection.connected, canClaim);
   company.render(tbl, seat);
   clocks.render();
   settingsEl.textContent = settingsText(tbl);
@@ -176,20 +193,25 @@ function showDatabaseDown() {
 const MIN_THINK = 700;
 let computerTurnSince = null;
 let held = Promise.resolve();
-function deliver(next) {
+function deliver(next, told) {
   held = held.then(() => {
     const computerMoved = table && computerThinking(table) && next.game === table.game
       && next.moves.length > table.moves.length;
     const wait = computerMoved && computerTurnSince !== null ? MIN_THINK - (performance.now() - computerTurnSince) : 0;
-    if (wait <= 0) return accept(next);
-    return new Promise((done) => setTimeout(() => { accept(next); done(); }, wait));
+    if (wait <= 0) return accept(next, told);
+    return new Promise((done) => setTimeout(() => { accept(next, told); done(); }, wait));
   });
 }
 
-function accept(next) {
+// A table from the server: `seat` (null: unchanged, after a move), `canClaim`, and the `events`
+// of the change it follows.
+function accept(next, { seat: told = null, canClaim: claimable = false, events = [] } = {}) {
   if (table && next.version < table.version) return; // an older state that arrived late
   const previous = table;
-  viewerSeat(next);
+  if (told) seat = told;
+  // Two people at one device: the page plays whichever side is to move.
+  if (next.opponent === "here" && isPlayerSeat(seat) && !isOver(next)) seat = next.turn;
+  canClaim = claimable;
   if (!previous || next.version !== previous.version) errorEl.textContent = "";
   table = next;
   clocks.set(next.clock);
@@ -210,10 +232,7 @@ function accept(next) {
   computerTurnSince = computerThinking(next) ? (computerThinking(previous ?? {}) ? computerTurnSince : performance.now()) : null;
   answers(previous, next);
   arrivals(previous, next);
-  // A rematch starts the new game where the players can see it.
-  if (previous && next.game !== previous.game) boardEl.scrollIntoView({ block: "nearest" });
-  const message = describeChange(previous, next, seat);
-  if (message) announce(message);
+  react(events, next);
 }
 
 // Something new to answer or read in the bar (a question, the rematch, the claim, a notice): on a
@@ -241,7 +260,7 @@ function arrivals(previous, next) {
     announce(yours ? t("Your opponent is here: your move") : t("Your opponent is here."));
     if (document.hidden) document.title = `● ${yours ? t("Your opponent is here: your move") : t("Your opponent is here.")} · ${baseTitle}`;
   }
-  if (next.game !== previous.game && seatGame === next.game) {
+  if (next.game !== previous.game) {
     notice(t("You play {mark} this game.", { mark: seat.toUpperCase() }));
   }
 }
@@ -251,8 +270,12 @@ function answers(previous, next) {
   if (!previous || !isPlayerSeat(seat) || next.game !== previous.game) return;
   const asked = previous.takeback_asked_by === seat;
   if (next.takeback_asked_by === seat && !asked) clearNotice(); // a new question: the old answer goes
-  if (takebackDeclined(previous, next, seat)) notice(t("Your opponent declined the takeback."));
-  else if (asked && next.moves.length < previous.moves.length) notice(t("Move taken back."));
+  // (A decline comes as its event: see react.)
+  if (asked && next.moves.length < previous.moves.length) notice(t("Move taken back."));
+  const played = next.moves.length > previous.moves.length;
+  if (played && previous.draw_offer === seat && next.draw_offer === null && !isOver(next)) {
+    notice(t("Your opponent played on: your draw offer lapsed."));
+  }
   else if (asked && next.takeback_asked_by === null && next.moves.length > previous.moves.length) {
     notice(t("Your opponent played on: your takeback request lapsed."));
   }
@@ -313,6 +336,10 @@ document.addEventListener("keydown", (event) => {
   }
 });
 
+// The page comes with the `table` frame its socket would send first.
 const initial = document.getElementById("initial-table");
-if (initial) accept(JSON.parse(initial.textContent));
+if (initial) {
+  const frame = JSON.parse(initial.textContent);
+  accept(frame.table, { seat: frame.seat, canClaim: Boolean(frame.can_claim_win), events: [] });
+}
 connection.connect();

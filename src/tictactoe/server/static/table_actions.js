@@ -48,7 +48,7 @@ export class Actions {
       const button = event.target.closest("button[data-reaction]");
       if (button) send({ type: "react", reaction: button.dataset.reaction });
     });
-    els.join.addEventListener("click", () => this.join(tableId, say));
+    els.join.addEventListener("click", () => this.join(tableId, send, say));
     this.wireShare($("[data-copy]"), $("[data-share]"), announce);
     this.reactionTimer = null;
   }
@@ -59,7 +59,7 @@ export class Actions {
     this.els.resign.textContent = t("Resign");
   }
 
-  render(tbl, seat, connected) {
+  render(tbl, seat, connected, canClaim) {
     const { els } = this;
     const over = isOver(tbl);
     const player = isPlayerSeat(seat);
@@ -102,7 +102,7 @@ export class Actions {
     els.takeback.setAttribute("aria-label", label);
     if (tbl.url && els.shareLink.value !== tbl.url) els.shareLink.value = tbl.url;
     this.trackAway(tbl, seat, player && !over);
-    this.latest = { tbl, player, over };
+    this.latest = { tbl, player, over, canClaim };
     this.renderCountdown();
   }
 
@@ -119,8 +119,8 @@ export class Actions {
 
   renderCountdown() {
     const { els } = this;
-    const { tbl, player, over } = this.latest ?? {};
-    const claimable = Boolean(tbl && player && !over && tbl.can_claim_win);
+    const { tbl, player, over, canClaim } = this.latest ?? {};
+    const claimable = Boolean(tbl && player && !over && canClaim);
     els.claim.hidden = !claimable;
     els.countdown.hidden = !claimable && !this.away;
     // "Disconnected", not "left": most often it is a network blip, and they may well be back.
@@ -144,7 +144,7 @@ export class Actions {
     }, 5000);
   }
 
-  async join(tableId, say) {
+  async join(tableId, send, say) {
     const { join } = this.els;
     join.disabled = true;
     try {
@@ -154,13 +154,15 @@ export class Actions {
         headers: { Accept: "application/json" },
       });
       if (response.ok) {
-        // The seat is bound to this browser's cookie: a fresh page load renders it as ours.
-        location.reload();
+        const { token } = await response.json();
+        // The socket plays the seat from now on, and the server's next frame names it. A team
+        // member's place in their side is drawn by the page itself: a fresh load renders it.
+        if (this.latest?.tbl?.teams || !send({ type: "auth", token })) location.reload();
+        else join.hidden = true;
         return;
       }
-      say(response.status === 409 ? t("That seat has just been taken.")
-        : [429, 503].includes(response.status) ? errorText(response.status, null)
-        : t("Something went wrong. Please try again."));
+      const refusal = await response.json().catch(() => ({}));
+      say(errorText(refusal.reason));
     } catch {
       say(t("Something went wrong. Please try again."));
     }

@@ -1,5 +1,5 @@
 // The people at a table beyond the board: your name (offered again at your next table), how many
-// watch, the table's code, draws by agreement, and the sounds of the moments of a game.
+// watch, the table's code, draws by agreement, and the sounds (played by the page on events).
 import { Sounds } from "./sound.js";
 import { t } from "./strings.js";
 import { isOver, isPlayerSeat } from "./table_text.js";
@@ -20,7 +20,6 @@ export class Company {
     this.drawSlot = page.querySelector("[data-draw-slot]");
     this.drawPrompt = page.querySelector("[data-draw-prompt]");
     this.sounds = new Sounds(page.querySelector("[data-sound]"));
-    this.previous = null;
     this.lowWarned = null;
     this.form?.addEventListener("submit", (event) => {
       event.preventDefault();
@@ -36,7 +35,6 @@ export class Company {
   }
 
   render(tbl, seat) {
-    const previous = this.previous;
     this.table = tbl;
     const player = isPlayerSeat(seat);
     const here = tbl.opponent === "here";
@@ -51,12 +49,10 @@ export class Company {
     }
     if (this.watchersEl) this.watchersEl.textContent = String(tbl.watchers ?? 0);
     if (this.codeEl && tbl.code) this.codeEl.textContent = tbl.code;
-    this.renderDraw(tbl, seat, previous);
-    this.playSounds(previous, tbl, seat);
-    this.previous = tbl;
+    this.renderDraw(tbl, seat);
   }
 
-  renderDraw(tbl, seat, previous) {
+  renderDraw(tbl, seat) {
     if (!this.drawButton) return;
     const player = isPlayerSeat(seat);
     const seated = tbl.seats?.x?.taken && tbl.seats?.o?.taken;
@@ -69,26 +65,6 @@ export class Company {
     this.drawButton.textContent = offer && offer !== seat ? t("Accept the draw") : t("Offer a draw");
     if (this.drawPrompt) this.drawPrompt.hidden = !(live && offer && offer !== seat && tbl.opponent !== "here");
     this.drawButton.classList.toggle("primary", Boolean(offer) && offer !== seat);
-    const declined = previous && previous.draw_offer === seat && offer === null && !isOver(tbl)
-      && tbl.moves.length === previous.moves.length && tbl.game === previous.game;
-    if (declined) this.say(t("Your opponent declined the draw."));
-    const lapsed = previous && player && previous.draw_offer === seat && offer === null && !isOver(tbl)
-      && tbl.moves.length > previous.moves.length && tbl.game === previous.game;
-    if (lapsed) this.say(t("Your opponent played on: your draw offer lapsed."));
-  }
-
-  playSounds(previous, tbl, seat) {
-    if (!previous) return;
-    const player = isPlayerSeat(seat) && tbl.opponent !== "here";
-    if (isOver(tbl) && !isOver(previous)) return this.sounds.play("end");
-    if (tbl.moves.length > previous.moves.length && tbl.game === previous.game) {
-      const mover = tbl.turn === "x" ? "o" : "x";
-      if (!player || mover !== seat) this.sounds.play("move");
-      return;
-    }
-    if (player && !isOver(tbl) && tbl.turn === seat && (previous.turn !== seat || tbl.game !== previous.game)) {
-      this.sounds.play("turn");
-    }
   }
 
   // Called by the clocks as they count down: one warning per game when your time runs low.

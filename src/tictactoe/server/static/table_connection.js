@@ -1,13 +1,15 @@
 // The table's WebSocket: connects, reconnects with backoff (resyncing from the last version seen),
-// sends commands, and keeps a move refused with 503 (no database) to resend until it lands; the
-// same version lands once. A bad network is noticed at once: the browser's `offline` shows
-// "Reconnecting…", its `online` reconnects without waiting for the backoff, and a ping every few
-// seconds finds a socket that died without closing (a tunnel, a changed network).
+// sends commands (each with an `id` that the server's answer echoes), and keeps a move refused
+// with 503 (no database) to resend until it lands; the same version lands once. The messages are
+// listed at /docs.
+// A bad network is noticed at once: the browser's `offline` shows "Reconnecting…", its `online`
+// reconnects without waiting for the backoff, and a ping every few seconds finds a socket that
+// died without closing (a tunnel, a changed network).
 const PING_EVERY = 3000; // ms between pings while the page is shown
 const DEAD_AFTER = 6000; // ms without a word from the server: the socket is dead
 export class Connection {
-  // `on` has table(table), reaction(message), error(message, answered: the type it answers),
-  // open(), lost(databaseDown) and refused() (closed for good).
+  // `on` has table(table, {seat, canClaim, events}), reaction(message), error(message,
+  // aboutDatabase), open(), lost(databaseDown) and refused() (closed for good).
   constructor(tableId, on) {
     this.tableId = tableId;
     this.on = on;
@@ -15,8 +17,8 @@ export class Connection {
     this.connected = false;
     this.attempts = 0;
     this.stopped = false;
-    this.lastSent = null; // what an error frame answers
-    this.outgoing = null; // the move on its way {move, version, tries, timer}
+    this.nextId = 1;
+    this.outgoing = null; // the move on its way {move, version, id, tries, timer}
     this.databaseDown = false;
     this.last = null; // the table as the server last sent it (moves follow it)
     this.heardAt = 0; // when the server last sent anything
@@ -59,7 +61,9 @@ export class Connection {
       if (message.type === "table" && message.table) {
         this.attempts = 0; // served again (an open socket alone may be closed at once)
         this.last = message.table;
-        this.on.table(message.table);
+        this.on.table(message.table, {
+          seat: message.seat, canClaim: Boolean(message.can_claim_win), events: message.events ?? [],
+        });
       } else if (message.type === "moved") this.followMove(message);
       else if (message.type === "reaction") this.on.reaction(message);
       else if (message.type === "error") this.handleError(message);
@@ -68,7 +72,6 @@ export class Connection {
       if (this.socket !== ws) return;
       this.socket = null;
       this.connected = false;
-      this.lastSent = null;
       // A move in flight may have landed or not: the table sent on reconnecting says, and it is
       // sent again if it is still wanted (its version makes it land once at most).
       if (this.outgoing) this.outgoing.unsure = true;
@@ -99,7 +102,6 @@ export class Connection {
     if (old) {
       this.socket = null;
       this.connected = false;
-      this.lastSent = null;
       if (this.outgoing) this.outgoing.unsure = true;
       try { old.close(); } catch { /* already closing */ }
       this.on.lost(false);
@@ -127,28 +129,30 @@ export class Connection {
     }
     const moves = [...table.moves, frame.move];
     const next = { ...table, ...frame.changes, version: frame.version, moves, record: moves.join(" ") };
-    delete next.can_claim_win; // no move leaves a claim standing
     this.last = next;
-    this.on.table(next);
+    // No move leaves a claim standing; the viewer's seat stays as it was.
+    this.on.table(next, { seat: null, canClaim: false, events: frame.events ?? [] });
   }
 
+  // Sends a command with a fresh `id`: the id (an error answering it echoes it), or 0 if the
+  // socket is not open.
   send(message) {
     if (this.socket && this.socket.readyState === WebSocket.OPEN) {
-      this.socket.send(JSON.stringify(message));
-      this.lastSent = message.type;
-      return true;
+      const id = this.nextId++;
+      this.socket.send(JSON.stringify({ ...message, id }));
+      return id;
     }
-    return false;
+    return 0;
   }
 
-  // Not an answerable command: a 503 after it is about connecting, so `lastSent` stays as it is.
   sync(version) {
     this.socket?.send(JSON.stringify({ type: "sync", version }));
   }
 
   sendMove(move, version) {
-    if (!this.send({ type: "move", move, version })) return false;
-    this.outgoing = { move, version, tries: 0, timer: null };
+    const id = this.send({ type: "move", move, version });
+    if (!id) return false;
+    this.outgoing = { move, version, id, tries: 0, timer: null };
     return true;
   }
 
@@ -166,19 +170,22 @@ export class Connection {
 
   resend() {
     const { move, version } = this.outgoing ?? {};
-    if (move && !(this.connected && this.send({ type: "move", move, version }))) this.resendLater(0);
+    if (!move) return;
+    const id = this.connected ? this.send({ type: "move", move, version }) : 0;
+    if (id) this.outgoing.id = id;
+    else this.resendLater(0);
   }
 
+  // An error answers the command whose `id` it carries; one without an id is about the socket.
   handleError(message) {
-    const { status } = message;
-    const answered = this.lastSent;
-    const forMove = this.outgoing && answered === "move";
-    this.lastSent = null;
-    if (forMove && (status === 503 || (status === 429 && this.outgoing.tries))) {
+    const { status, reason } = message;
+    const answersNothing = message.id === undefined;
+    const forMove = Boolean(this.outgoing) && message.id === this.outgoing.id;
+    if (forMove && (reason === "database-unavailable" || (reason === "rate-limited" && this.outgoing.tries))) {
       this.resendLater(Number(message.retry_after) || 0);
     } else if (forMove) this.dropOutgoing();
     // A 503 answering a move or nothing (on connecting: the socket closes with 1013 and reconnects).
-    if (status === 503 && (forMove || !answered)) this.databaseDown = true;
-    this.on.error(message, forMove || !answered);
+    if (status === 503 && (forMove || answersNothing)) this.databaseDown = true;
+    this.on.error(message, forMove || answersNothing);
   }
 }

@@ -1,6 +1,6 @@
-// What the table page says in words: the status line, the settings line, what changed (for the
-// screen reader's live region) and what an error means.
-import { boardName, markOn, other, smallBoardOf, upper, whereToPlay } from "./board.js";
+// What the table page says in words: the status line, the settings line, a move (for the screen
+// reader's live region) and what a refusal means.
+import { boardName, other, smallBoardOf, upper, whereToPlay } from "./board.js";
 import { numberFormat, t } from "./strings.js";
 
 export const isOver = (tbl) => tbl.result !== null && tbl.result !== undefined;
@@ -73,36 +73,33 @@ export function settingsText(tbl) {
   return parts.join(" · ");
 }
 
-// Whether the opponent has just said no to this player's takeback.
-export const takebackDeclined = (previous, next, seat) =>
-  Boolean(previous) && previous.takeback_asked_by === seat && next.takeback_asked_by === null
-    && next.moves.length === previous.moves.length && !isOver(next);
-
-// What the live region says about the step from `previous` to `next` (null: nothing worth saying).
-export function describeChange(previous, next, seat) {
-  if (!previous) return null;
-  // Whole sentences, so each language orders and punctuates what happened and what comes next.
-  const status = statusText(next, seat);
-  if (next.game !== previous.game) return t("Game {n}. {status}", { n: next.game, status });
-  if (next.moves.length < previous.moves.length) return t("Move taken back. {status}", { status });
-  if (takebackDeclined(previous, next, seat)) return t("Your opponent declined the takeback.");
-  if (next.moves.length > previous.moves.length && next.last_move) {
-    const played = { mark: upper(markOn(next, next.last_move) || other(next.turn)), cell: next.last_move, status };
-    if (next.variant !== "ultimate") return t("{mark} played {cell}. {status}", played);
-    return t("{mark} played {cell} ({board}). {status}", { ...played, board: boardName(smallBoardOf(next.last_move)) });
-  }
-  if (isOver(next) !== isOver(previous)) return statusText(next, seat);
-  return null;
+// What the live region says after a move (the `moved` event): one sentence with the status that
+// follows, so each language orders and punctuates what happened and what comes next.
+export function moveText(next, event, seat) {
+  const played = { mark: upper(event.mark), cell: event.move, status: statusText(next, seat) };
+  if (next.variant !== "ultimate") return t("{mark} played {cell}. {status}", played);
+  return t("{mark} played {cell} ({board}). {status}", { ...played, board: boardName(smallBoardOf(event.move)) });
 }
 
-export function errorText(status, reason) {
-  if (reason === "takebacks-off") return t("Takebacks are not allowed at this table.");
-  // Only the table's reaction limit gives a reason; a flood of moves or joins has none.
-  if (status === 429 && reason === "rate-limited") return t("Slow down: one reaction at a time.");
-  if (status === 429) return t("Too many requests: wait a moment.");
-  if (status === 503) return t("The server cannot reach its database: try again in a moment.");
-  if (status === 403) return t("It is not your turn.");
-  if (status === 409) return t("The board changed in the meantime: here is the latest position.");
-  if (status === 422) return t("That move is not allowed.");
-  return t("Something went wrong. Please try again.");
-}
+// What a refusal means, by its reason (every refusal has one: see /docs).
+const ERRORS = {
+  "takebacks-off": "Takebacks are not allowed at this table.",
+  "reaction-too-soon": "Slow down: one reaction at a time.",
+  "rate-limited": "Too many requests: wait a moment.",
+  "database-unavailable": "The server cannot reach its database: try again in a moment.",
+  "not-your-turn": "It is not your turn.",
+  "stale-version": "The board changed in the meantime: here is the latest position.",
+  malformed: "That move is not allowed.",
+  "off-board": "That move is not allowed.",
+  occupied: "That move is not allowed.",
+  "wrong-board": "That move is not allowed.",
+  "closed-board": "That move is not allowed.",
+  "seats-taken": "That seat has just been taken.",
+  "game-over": "The game is already over.",
+  "bad-name": "A name has 1 to 20 characters: letters, digits, spaces and - _ . '",
+  "draw-pending": "You have already offered a draw.",
+  "nothing-to-take-back": "You have no move to take back.",
+  "takeback-pending": "A takeback has already been asked for.",
+};
+
+export const errorText = (reason) => t(ERRORS[reason] ?? "Something went wrong. Please try again.");

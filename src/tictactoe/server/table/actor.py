@@ -23,6 +23,7 @@ from tictactoe.server.ops.limits import TokenBuckets
 from tictactoe.server.pubsub import PubSub
 from tictactoe.server.pubsub.presence import SharedPresence
 from tictactoe.server.storage import (
+    MoveRecord,
     StaleVersionError,
     Storage,
     StorageUnavailableError,
@@ -33,19 +34,17 @@ from tictactoe.server.table.claim import ClaimWindow, claim_window
 from tictactoe.server.table.clock import Clock
 from tictactoe.server.table.commands import ClaimWin, Command, Refused, StaleCommand, TimeOut
 from tictactoe.server.table.decision import decide
+from tictactoe.server.table.envelope import decode, encode, people, table_body
 from tictactoe.server.table.events import Decision, Event
 from tictactoe.server.table.game import build_game
+from tictactoe.server.table.messages import MessageId
 from tictactoe.server.table.reactions import reaction_message
 from tictactoe.server.table.seats import COMPUTER, Mark, mark_of, person_of_client
 from tictactoe.server.table.side_jobs import ComputerPlayer, DrawJudge, SideJobs, Sleep
-from tictactoe.server.table.view import (
-    encode_envelope,
-    frame_for_person,
-    moved_frame,
-    table_json,
-)
+from tictactoe.server.table.view import moved_frame, table_json
 
 log = logging.getLogger(__name__)
+Events = tuple[Event, ...]
 
 # A frame with a running clock is re-encoded when re-sent this much later, so its times are fresh.
 _CLOCK_FRAME_FRESH = 0.5
@@ -89,6 +88,7 @@ class Table:
         self._attendance = Attendance(since=now)
         self._turn_since = now
         self._envelope: str | None = None
+        self._table_text = ""  # the table's JSON in `_envelope`
         self._envelope_at = now
         self._company_changed = False  # who is here, since the last frame (see _publish_move)
         self._reactions: TokenBuckets | None = None  # made at the first reaction
@@ -165,23 +165,25 @@ class Table:
         return table_json(self, base_url if base_url is not None else self._base_url())
 
     def envelope(self) -> str:
-        """The latest frame for this table, with who may claim the win (see `view`)."""
+        """The table's latest `table` frame in its envelope (`envelope.py`), without events: what
+        a socket gets on connecting and on `sync`."""
         now = self._clock()
         stale = now - self._envelope_at > _CLOCK_FRAME_FRESH and self.clock.running is not None
         if self._envelope is None or stale:
-            self._envelope = self._make_envelope()
+            self._table_text = compact_json(self.view())
+            self._envelope = self._table_envelope(())
             self._envelope_at = now
         return self._envelope
 
-    def frame_for(self, person: str | None) -> str:
-        """The `{"type": "table"}` frame as this person (None: a spectator) should get it."""
-        return frame_for_person(self.envelope(), person)
+    def frame_for(self, person: str | None, id: MessageId | None = None) -> str:
+        """The `table` frame as this person (None: a spectator) gets it, answering message `id`."""
+        return decode(self.envelope()).frame_for(person, id)
 
-    def _make_envelope(self) -> str:
+    def _table_envelope(self, events: tuple[Event, ...]) -> str:
         claim = self.claim_possible_at()
         claimant = claim[0] if claim is not None and claim[1] <= self._clock() else None
-        frame = '{"type":"table","table":' + compact_json(self.view()) + "}"
-        return encode_envelope(frame, claimant, self.record.x.token_hash, self.record.o.token_hash)
+        body = table_body(events, self._table_text)
+        return encode(body, self.record.version, *people(self.record), claimant=claimant)
 
     # -- commands --
 
@@ -222,23 +224,27 @@ class Table:
             # Another process wrote first: catch up from the database and refuse.
             await self._reload()
             raise Refused(
-                409, "the table changed meanwhile; here it is", table=self.view()
+                409, "the table changed meanwhile; here it is", "stale-version", table=self.view()
             ) from None
         except StorageUnavailableError:
             # The transaction rolled back (or never began): nothing changed, say so plainly.
             metrics.STORAGE_UNAVAILABLE.inc()
             raise Refused(
-                503, "the database is unreachable right now; nothing changed, try again"
+                503,
+                "the database is unreachable right now; nothing changed, try again",
+                "database-unavailable",
             ) from None
-        move = decision.move
+        move, events = decision.move, decision.events
         self._adopt(decision.record, decision.game)
         try:
-            await (self._publish() if move is None else self._publish_move(move.move, before))
+            await (
+                self._publish(events) if move is None else self._publish_move(move, before, events)
+            )
         except Exception:
             # The change is stored: it stands, and the sockets that missed this frame catch up
             # from the next one (its version shows them the gap).
             log.exception("table %s: publishing version %s failed", self.id, self.record.version)
-        return list(decision.events), decision.move is not None
+        return list(events), move is not None
 
     def _decide(self, command: Command, by: str | None) -> Decision:
         """The pure decision on this table's copy (see `decision.decide`)."""
@@ -355,30 +361,30 @@ class Table:
 
     # -- after a change --
 
-    async def _publish(self) -> None:
-        """Publishes the whole table (every change but a move)."""
+    async def _publish(self, events: tuple[Event, ...] = ()) -> None:
+        """Publishes the whole table (every change but a move), with what the change did."""
         envelope = self.envelope()
+        if events:
+            envelope = self._table_envelope(events)
         self._company_changed = False
         await self._pubsub.publish(channel_of(self.id), envelope)
         if self._envelope is envelope:
             self._envelope = None  # sent: an idle table keeps no copy of its ~3 KB frame
 
-    async def _publish_move(self, move: str, before: TableRecord) -> None:
+    async def _publish_move(self, move: MoveRecord, before: TableRecord, events: Events) -> None:
         """Publishes a move as a small `moved` frame, the same bytes for every socket."""
         claim = self.claim_possible_at()
         if claim is not None and claim[1] <= self._clock():
             # Someone may claim at once (a frame for that player alone): the whole table.
-            await self._publish()
+            await self._publish(events)
             return
         # Seats and watchers go in only if who is here changed since the last frame (through
         # another process, in scale-out); the player now to move gets the frame first.
-        frame = moved_frame(self, move, before, self._company_changed)
+        frame = moved_frame(self, move.move, before, self._company_changed, events)
         self._company_changed = False
-        first = self.game.turn if self.record.result is None else None
-        x, o = self.record.x.token_hash, self.record.o.token_hash
-        await self._pubsub.publish(
-            channel_of(self.id), encode_envelope(frame, None, x, o, first=first)
-        )
+        first: Mark | None = self.game.turn if self.record.result is None else None  # type: ignore[assignment]
+        envelope = encode(frame, self.record.version, *people(self.record), first=first, kind="f")
+        await self._pubsub.publish(channel_of(self.id), envelope)
 
     # -- the clock --
 
@@ -403,8 +409,9 @@ class Table:
     async def _say(self, message: dict[str, Any]) -> None:
         """Publishes a message that is not the table (e.g. a reaction). It carries
         the table's version, so relays pass it on like a frame of that version."""
-        frame = compact_json({**message, "version": self.record.version})
-        await self._pubsub.publish(channel_of(self.id), encode_envelope(frame, None, None, None))
+        version = self.record.version
+        frame = encode(compact_json({**message, "version": version}), version, (), (), kind="f")
+        await self._pubsub.publish(channel_of(self.id), frame)
 
     async def publish_fresh(self) -> None:
         """Publishes the whole table afresh (e.g. once the win may be claimed)."""

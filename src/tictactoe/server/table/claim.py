@@ -44,8 +44,16 @@ def claim_win(record: TableRecord, mark: Mark, now: float, window: ClaimWindow |
     """`mark` claims the win: accepted only inside the window."""
     require_in_progress(record)
     if window is None or window[0] != mark:
-        raise Refused(403, "you can claim the win only while your opponent is away on their turn")
+        raise Refused(
+            403,
+            "you can claim the win only while your opponent is away on their turn",
+            "opponent-here",
+        )
     if window[1] > now:
-        raise Refused(403, f"your opponent may come back: you can claim in {window[1] - now:.0f} s")
+        raise Refused(
+            403,
+            f"your opponent may come back: you can claim in {window[1] - now:.0f} s",
+            "claim-too-soon",
+        )
     after = stamped(finish(Clock(record, now).stopped(), mark, "abandon"), now)
     return Decision(after, (Event("game-over", after.version, result=mark, ended_by="abandon"),))

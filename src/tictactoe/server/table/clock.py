@@ -131,7 +131,7 @@ def time_out(record: TableRecord, now: float) -> Decision:
     """The side to move has run out of time: the game ends, won by the other side."""
     flagged = Clock(record, now).flagged()
     if flagged is None or record.result is not None:
-        raise Refused(409, "no clock has run out")
+        raise Refused(409, "no clock has run out", "no-time-out")
     after = stamped(finish(Clock(record, now).stopped(), other(flagged), "time"), now)
     return Decision(
         after, (Event("game-over", after.version, result=other(flagged), ended_by="time"),)

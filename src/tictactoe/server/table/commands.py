@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from tictactoe.server.table.reasons import Reason
 from tictactoe.server.table.seats import Mark
 
 # Quick reactions, the only words players can send each other (translated by each viewer's page).
@@ -12,13 +13,14 @@ REACTIONS = ("good-move", "wow", "good-game", "oops", "thinking")
 
 
 class Refused(Exception):
-    """A command the table turns down; `status` is the HTTP status of the contract."""
+    """A command the table turns down: `status` is the HTTP status of the contract, `reason` the
+    stable code a program acts on (`messages.REASONS`), `message` the words for a person."""
 
     def __init__(
         self,
         status: int,
         message: str,
-        reason: str | None = None,
+        reason: Reason,
         table: dict[str, Any] | None = None,
     ) -> None:
         super().__init__(message)

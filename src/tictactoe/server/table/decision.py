@@ -106,10 +106,10 @@ def decide(
 def player_mark(record: TableRecord, by: str | None) -> Mark:
     """The mark `by` plays; refuses strangers (401 without a token, 403 with someone else's)."""
     if by is None:
-        raise Refused(401, "a seat token is needed to play")
+        raise Refused(401, "a seat token is needed to play", "no-token")
     mark = mark_of(record, by)
     if mark is None:
-        raise Refused(403, "you do not sit at this table")
+        raise Refused(403, "you do not sit at this table", "not-seated")
     return mark
 
 
@@ -119,17 +119,19 @@ def play_move(
     """`mark` plays `command.move`: the clock charges the mover, and the game may end."""
     if command.version is not None and command.version != record.version:
         raise StaleCommand(
-            409, f"stale version {command.version}: the table is at version {record.version}"
+            409,
+            f"stale version {command.version}: the table is at version {record.version}",
+            "stale-version",
         )
     if record.result is not None:
         ran_out = " on time" if record.ended_by == "time" else ""
-        raise Refused(422, f"the game is over{ran_out}", reason="game-over")
+        raise Refused(422, f"the game is over{ran_out}", "game-over")
     if game.turn != mark:
-        raise Refused(403, f"it is {game.turn.upper()}'s turn, not yours")
+        raise Refused(403, f"it is {game.turn.upper()}'s turn, not yours", "not-your-turn")
     try:
         after_move = game.play(command.move)
     except IllegalMoveError as error:
-        raise Refused(422, str(error), reason=error.reason) from None
+        raise Refused(422, str(error), error.reason) from None
     # One version on (as `stamped` makes it, in the same copy of the record's ~40 fields).
     after = dataclasses.replace(
         Clock(record, now).after_move(mark),
@@ -175,15 +177,17 @@ def seated(record: TableRecord, command: TakeSeat) -> TableRecord:
     if free and command.side is None:
         return with_seat(record, free[0], newcomer)
     if not record.teams or record.opponent == "computer":
-        raise Refused(409, "both seats are taken; you can watch")
+        raise Refused(409, "both seats are taken; you can watch", "seats-taken")
     if not record.teams_open and record.moves:
         raise Refused(
-            409, "this table's teams are closed while a game is played; join between games"
+            409,
+            "this table's teams are closed while a game is played; join between games",
+            "teams-closed",
         )
     fewer: Mark = min(MARKS, key=lambda mark: len(members(record, mark)))
     side: Mark = command.side if command.side is not None else fewer
     if len(members(record, side)) >= MAX_TEAM_SIZE:
-        raise Refused(409, f"that side is full: at most {MAX_TEAM_SIZE} people a side")
+        raise Refused(409, f"that side is full: at most {MAX_TEAM_SIZE} people a side", "side-full")
     if not seat(record, side).taken:
         return with_seat(record, side, newcomer)
     if side == "x":

@@ -16,11 +16,11 @@ from tictactoe.server.table.seats import Mark, other, seat
 def offer_draw(record: TableRecord, mark: Mark, now: float) -> Decision:
     """`mark` offers a draw, or accepts the pending offer of the other side."""
     if record.result is not None:
-        raise Refused(409, "the game is already over")
+        raise Refused(409, "the game is already over", "game-over")
     if not seat(record, other(mark)).taken:
-        raise Refused(409, "nobody has taken the other seat yet")
+        raise Refused(409, "nobody has taken the other seat yet", "no-opponent")
     if record.draw_offer == mark:
-        raise Refused(409, "you have offered a draw already", reason="draw-pending")
+        raise Refused(409, "you have offered a draw already", "draw-pending")
     if record.draw_offer == other(mark) or record.opponent == "here":
         return agreed(record, now)
     after = stamped(dataclasses.replace(record, draw_offer=mark), now)
@@ -32,7 +32,9 @@ def answer_draw(
 ) -> Decision:
     """The computer's answer (as `mark`) to the draw offered to it, decided at `version`."""
     if version is not None and version != record.version:
-        raise StaleCommand(409, f"stale version {version}: the table is at {record.version}")
+        raise StaleCommand(
+            409, f"stale version {version}: the table is at {record.version}", "stale-version"
+        )
     if accept and record.draw_offer == other(mark):
         return agreed(record, now)
     return declined(record, mark, now)
@@ -49,6 +51,6 @@ def agreed(record: TableRecord, now: float) -> Decision:
 def declined(record: TableRecord, by: Mark, now: float) -> Decision:
     """The offer to `by` is turned down (the computer's answer; a person declines by moving)."""
     if record.draw_offer != other(by) or record.result is not None:
-        raise Refused(409, "no draw is offered to you")
+        raise Refused(409, "no draw is offered to you", "no-draw-offered")
     after = stamped(dataclasses.replace(record, draw_offer=None), now)
     return Decision(after, (Event("draw-declined", after.version, mark=by),))

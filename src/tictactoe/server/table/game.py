@@ -37,4 +37,4 @@ def finish(record: TableRecord, result: str, ended_by: str) -> TableRecord:
 def require_in_progress(record: TableRecord) -> None:
     """Refuses (409) once the game is over."""
     if record.result is not None:
-        raise Refused(409, "the game is already over")
+        raise Refused(409, "the game is already over", "game-over")

@@ -26,11 +26,11 @@ def clean_name(text: str) -> str:
     name = " ".join(unicodedata.normalize("NFC", text).split(" "))
     name = " ".join(part for part in name.split(" ") if part)
     if not 1 <= len(name) <= MAX_LENGTH:
-        raise Refused(422, f"a name has 1 to {MAX_LENGTH} characters", reason="bad-name")
+        raise Refused(422, f"a name has 1 to {MAX_LENGTH} characters", "bad-name")
     if not all(_allowed(character) for character in name) or not any(
         unicodedata.category(character)[0] in "LN" for character in name
     ):
-        raise Refused(422, "a name has letters, digits, spaces and - _ . ' only", reason="bad-name")
+        raise Refused(422, "a name has letters, digits, spaces and - _ . ' only", "bad-name")
     return name
 
 

@@ -18,9 +18,9 @@ def reaction_message(
     unknown reaction, or for one too soon after the last (each person has `buckets`' rate)."""
     mark = player_mark(record, by)
     if reaction not in REACTIONS:
-        raise Refused(422, f"reactions are one of {', '.join(REACTIONS)}", reason="reaction")
+        raise Refused(422, f"reactions are one of {', '.join(REACTIONS)}", "bad-reaction")
     assert by is not None
     wait = buckets.take(by)
     if wait > 0:
-        raise Refused(429, f"one reaction at a time: wait {wait:.0f} s", reason="rate-limited")
+        raise Refused(429, f"one reaction at a time: wait {wait:.0f} s", "reaction-too-soon")
     return {"type": "reaction", "reaction": reaction, "side": mark}

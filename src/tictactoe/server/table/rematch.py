@@ -16,7 +16,7 @@ def ask_rematch(record: TableRecord, mark: Mark, now: float) -> Decision:
     """`mark` asks for the next game; it starts at once if the other side asked (or is the
     computer)."""
     if record.result is None:
-        raise Refused(409, "a rematch can be asked for once the game is over")
+        raise Refused(409, "a rematch can be asked for once the game is over", "game-in-progress")
     after = stamped(
         dataclasses.replace(
             record,

@@ -14,7 +14,7 @@ def resign(record: TableRecord, mark: Mark, now: float) -> Decision:
     """`mark` gives up: the opponent wins, the clock stops."""
     require_in_progress(record)
     if not seat(record, other(mark)).taken:
-        raise Refused(409, "nobody has taken the other seat yet")
+        raise Refused(409, "nobody has taken the other seat yet", "no-opponent")
     after = stamped(finish(Clock(record, now).stopped(), other(mark), "resign"), now)
     return Decision(
         after, (Event("game-over", after.version, result=other(mark), ended_by="resign"),)

@@ -50,13 +50,21 @@ class TableOptions:
     def check(self) -> None:
         """Raises `Refused` (422) for settings that do not go together."""
         if self.teams and self.opponent != "friend":
-            raise Refused(422, "teams play each other: choose a friend as the opponent")
+            raise Refused(
+                422, "teams play each other: choose a friend as the opponent", "bad-settings"
+            )
         if self.public and (self.opponent != "friend" or self.private):
-            raise Refused(422, "an open table waits for a stranger: a friend's seat, not private")
+            raise Refused(
+                422,
+                "an open table waits for a stranger: a friend's seat, not private",
+                "bad-settings",
+            )
         if self.clock_minutes is not None and not 0 < self.clock_minutes <= 180:
-            raise Refused(422, "the clock's minutes are more than 0 and at most 180")
+            raise Refused(
+                422, "the clock's minutes are more than 0 and at most 180", "bad-settings"
+            )
         if not 0 <= self.clock_increment <= 60:
-            raise Refused(422, "the clock's increment is 0 to 60 seconds")
+            raise Refused(422, "the clock's increment is 0 to 60 seconds", "bad-settings")
 
 
 class NewTable(NamedTuple):
@@ -118,14 +126,14 @@ class Tables:
         try:
             game = new_game(options.variant, size=options.size, line=options.line)
         except ValueError as error:
-            raise Refused(422, str(error)) from None
+            raise Refused(422, str(error), "bad-settings") from None
         if options.variant == "ultimate" and (options.size, options.line) not in {
             (None, None),
             (9, 3),
             (9, None),
             (None, 3),
         }:
-            raise Refused(422, "ultimate is played on its 9×9 grid with 3 in a row")
+            raise Refused(422, "ultimate is played on its 9×9 grid with 3 in a row", "bad-settings")
         start_position = None
         if options.position is not None:
             # "Play on from here": the rules library checks that a legal game reaches the code.
@@ -133,9 +141,9 @@ class Tables:
             try:
                 game = Game.from_position(options.variant, options.position, line=line)
             except ValueError as error:
-                raise Refused(422, str(error), reason="invalid-position") from None
+                raise Refused(422, str(error), "invalid-position") from None
             if game.is_over:
-                raise Refused(422, "that position is the end of a game", reason="game-over")
+                raise Refused(422, "that position is the end of a game", "game-over")
             start_position = game.position()
         if options.first == "random":
             creator: Mark = secrets.choice(("x", "o"))

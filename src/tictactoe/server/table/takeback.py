@@ -48,12 +48,12 @@ def ask_takeback(record: TableRecord, mark: Mark, now: float) -> Decision:
     """`mark` asks to undo their last move: against the computer (or at one device) it is undone
     at once, else the opponent is asked."""
     if not record.takebacks:
-        raise Refused(403, "takebacks are not allowed at this table", reason="takebacks-off")
+        raise Refused(403, "takebacks are not allowed at this table", "takebacks-off")
     require_in_progress(record)
     if plies_to_undo(record, mark) == 0:
-        raise Refused(409, "you have no move to take back", reason="nothing-to-take-back")
+        raise Refused(409, "you have no move to take back", "nothing-to-take-back")
     if record.takeback_by is not None:
-        raise Refused(409, "a takeback is already asked for", reason="takeback-pending")
+        raise Refused(409, "a takeback is already asked for", "takeback-pending")
     if seat(record, other(mark)).computer or record.opponent == "here":
         undone, gone = taken_back(record, mark, now)
         after = stamped(undone, now)
@@ -66,7 +66,7 @@ def answer_takeback(record: TableRecord, mark: Mark, accept: bool, now: float) -
     """`mark` answers the opponent's request: the move is undone, or the request dropped."""
     asker = record.takeback_by
     if asker is None or asker == mark or record.result is not None:
-        raise Refused(409, "your opponent has not asked for a takeback")
+        raise Refused(409, "your opponent has not asked for a takeback", "no-takeback-asked")
     if not accept:
         after = stamped(dataclasses.replace(record, takeback_by=None), now)
         return Decision(after, (Event("takeback-declined", after.version, mark=mark),))

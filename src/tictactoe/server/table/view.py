@@ -1,11 +1,5 @@
-"""What clients see of a table: its JSON (the API's and the WebSocket's `table`), and the envelope
-a table's frame travels in through pub/sub.
-
-A frame is encoded once per change and sent as is to every socket. The one per-viewer field,
-`can_claim_win`, is added only for the player who may claim, so the envelope carries who that is:
-one character (`x`, `o` or `-`), then the first 16 hex digits of the x and of the o player's seat
-token hash (or `-` × 16), then the frame. A frame nobody may claim with can name instead whose
-sockets get it first (`X` or `O`): after a move, the player waiting for it.
+"""What clients see of a table: its JSON (the API's and the WebSocket's `table`), and the `moved`
+frame after a move (the shapes are written down in `messages`; how frames travel, in `envelope`).
 """
 
 from __future__ import annotations
@@ -17,12 +11,10 @@ from tictactoe.rules.ultimate import board_of
 from tictactoe.server.ops.json_output import compact_json
 from tictactoe.server.storage import TableRecord
 from tictactoe.server.table.clock import Clock
+from tictactoe.server.table.events import Event
+from tictactoe.server.table.messages import MovedFrame, event_json
 
 MARKS: tuple[Literal["x"], Literal["o"]] = ("x", "o")
-
-_KEY = 16
-_NOBODY = "-" * _KEY
-_HEADER = 1 + 2 * _KEY
 
 
 class Table(Protocol):
@@ -85,7 +77,8 @@ def seats_json(table: Table) -> dict[str, Any]:
 
 
 def table_json(table: Table, base_url: str) -> dict[str, Any]:
-    """The table as JSON (see SERVER_API.md), from its record, its game and who is connected."""
+    """The table as JSON (`api.TableView` documents it), from its record, its game and who is
+    connected."""
     record = table.record
     return {
         "id": record.id,
@@ -142,13 +135,19 @@ def move_changes(table: Table) -> dict[str, Any]:
     }
 
 
-def moved_frame(table: Table, move: str, before: TableRecord, company_changed: bool) -> str:
+def moved_frame(
+    table: Table,
+    move: str,
+    before: TableRecord,
+    company_changed: bool,
+    events: tuple[Event, ...] = (),
+) -> str:
     """The frame after a move: the table's new `version`, the `previous` one it follows, the
     `move` (appended to `moves` and `record`), and the `changes`: the fields of the table JSON
     that the move changed, from `before` (the record it was played on), with `seats` and
     `watchers` if `company_changed` (who is here changed since the last frame). Applied to the
-    table of version `previous`, it gives the table of `version` (less `can_claim_win`, which no
-    move leaves standing); a client at another version asks for the table (`sync`).
+    table of version `previous`, it gives the table of `version`; a client at another version
+    asks for the table (`sync`). `events` are the move's (`moved`, and `game-over` if it ends).
 
     Every move changes the position, the turn, the last move and the legal moves (and, in
     Ultimate, where the opponent is sent and where each move would send them); the rest only
@@ -174,67 +173,12 @@ def moved_frame(table: Table, move: str, before: TableRecord, company_changed: b
         unchanged.discard("watchers")
         changes["seats"] = seats_json(table)
     changes = {name: value for name, value in changes.items() if name not in unchanged}
-    body = {
+    body: MovedFrame = {
         "type": "moved",
         "version": record.version,
         "previous": before.version,
         "move": move,
         "changes": changes,
+        "events": [event_json(event) for event in events],
     }
     return compact_json(body)
-
-
-def encode_envelope(
-    frame: str,
-    claimant: str | None,
-    x_person: str | None,
-    o_person: str | None,
-    *,
-    first: str | None = None,
-) -> str:
-    """Wraps a frame with who may claim the win (or, if no one, whose sockets get it `first`)
-    and who plays x and o.
-
-    >>> envelope = encode_envelope('{"type":"table","table":{}}', "o", "a" * 64, "b" * 64)
-    >>> frame_for_person(envelope, "b" * 64)
-    '{"type":"table","table":{"can_claim_win":true}}'
-    >>> frame_for_person(envelope, "a" * 64)
-    '{"type":"table","table":{}}'
-    >>> decode_envelope(encode_envelope("{}", None, "a" * 64, "b" * 64, first="o"))
-    ('{}', None, 'bbbbbbbbbbbbbbbb')
-    """
-    x_key = x_person[:_KEY] if x_person else _NOBODY
-    o_key = o_person[:_KEY] if o_person else _NOBODY
-    mark = claimant or (first.upper() if first is not None else "-")
-    return mark + x_key + o_key + frame
-
-
-def decode_envelope(envelope: str) -> tuple[str, str | None, str | None]:
-    """The frame, the key of the person who may claim the win (if anyone), and the key of the
-    person to give it first (if anyone)."""
-    mark = envelope[0]
-    key: str | None = None
-    if mark in "xX":
-        key = envelope[1 : 1 + _KEY]
-    elif mark in "oO":
-        key = envelope[1 + _KEY : _HEADER]
-    if mark in "XO":
-        return envelope[_HEADER:], None, key
-    return envelope[_HEADER:], key, None
-
-
-def claim_frame(frame: str) -> str:
-    """The frame with `can_claim_win` for the one player who may claim."""
-    # The frame is '{"type":"table","table":{...}}': the flag goes last in the table.
-    body = frame[:-2]
-    return body + (
-        ',"can_claim_win":true}}' if not body.endswith("{") else '"can_claim_win":true}}'
-    )
-
-
-def frame_for_person(envelope: str, person: str | None) -> str:
-    """The frame as a person (seat token hash; None for a spectator) should get it."""
-    frame, claimant_key, _ = decode_envelope(envelope)
-    if claimant_key is not None and person is not None and person[:_KEY] == claimant_key:
-        return claim_frame(frame)
-    return frame

@@ -1,7 +1,8 @@
-"""The JSON API of CONTRACT.md: create a table, take a seat, read it, move, resign, rematch, claim.
+"""The tables' JSON API (documented at /docs): create a table, take a seat, read it, move, resign,
+rematch, claim, take back.
 
 Handlers only translate HTTP to `Table` commands: the table decides, and `Refused` becomes
-`{"status", "reason"?, "message"}` with its status.
+`{"status", "reason", "message"}` with its status.
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ from tictactoe.server.ops.json_output import compact_json
 from tictactoe.server.ops.limits import client_address
 from tictactoe.server.table.actor import Table
 from tictactoe.server.table.commands import (
-    REACTIONS,
     AnswerTakeback,
     AskRematch,
     AskTakeback,
@@ -28,6 +28,7 @@ from tictactoe.server.table.commands import (
     Resign,
     TakeSeat,
 )
+from tictactoe.server.table.messages import REACTIONS, Reason
 from tictactoe.server.table.tables import NewTable, TableOptions
 from tictactoe.server.table.tokens import hash_secret, new_secret
 from tictactoe.server.web.identity import client_hash, site_base_url, tables_of
@@ -195,8 +196,8 @@ class TableView(BaseModel):
 
 class ErrorBody(BaseModel):
     status: int
-    message: str
-    reason: str | None = Field(None, description="for an illegal move: the rule it breaks")
+    reason: Reason = Field(description="the stable code of the refusal (see the reasons above)")
+    message: str = Field(description="the refusal in words, for a person")
     table: TableView | None = Field(None, description="for a stale version: the table now")
 
 
@@ -208,9 +209,11 @@ def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
 
 
 def refusal_response(refused: Refused) -> JSONResponse:
-    body: dict[str, Any] = {"status": refused.status, "message": refused.message}
-    if refused.reason is not None:
-        body["reason"] = refused.reason
+    body: dict[str, Any] = {
+        "status": refused.status,
+        "reason": refused.reason,
+        "message": refused.message,
+    }
     if refused.table is not None:
         body["table"] = refused.table
     headers = {"WWW-Authenticate": "Bearer"} if refused.status == 401 else None
@@ -227,7 +230,7 @@ async def _find(request: Request, table_id: str) -> Table:
     tables = tables_of(request)
     table = await tables.get(table_id)
     if table is None:
-        raise Refused(404, f"there is no table {table_id!r}")
+        raise Refused(404, f"there is no table {table_id!r}", "no-table")
     return table
 
 
@@ -241,7 +244,7 @@ def _require_watcher(
     if table.mark_of(person) is None:
         person = table.person_of_client(client_hash(request))
     if not table.may_watch(person):
-        raise Refused(409, "this table is private: only its players can see it", reason="private")
+        raise Refused(409, "this table is private: only its players can see it", "private")
 
 
 async def _person(
@@ -249,13 +252,13 @@ async def _person(
 ) -> str:
     """The seat token's person at this table: 401 without a valid token, 403 for another table's."""
     if credentials is None:
-        raise Refused(401, "an Authorization: Bearer <seat token> header is needed")
+        raise Refused(401, "an Authorization: Bearer <seat token> header is needed", "no-token")
     token_hash = hash_secret(credentials.credentials)
     if table.mark_of(token_hash) is not None:
         return token_hash
     if await tables_of(request).storage.find_table_by_token_hash(token_hash) is not None:
-        raise Refused(403, "that seat token is for another table")
-    raise Refused(401, "that seat token is not valid")
+        raise Refused(403, "that seat token is for another table", "wrong-table")
+    raise Refused(401, "that seat token is not valid", "bad-token")
 
 
 async def act_on_table(

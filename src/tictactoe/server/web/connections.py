@@ -13,7 +13,6 @@ import contextlib
 import enum
 import json
 import logging
-import re
 from collections.abc import Awaitable, Callable
 
 from starlette.websockets import WebSocket
@@ -21,12 +20,9 @@ from starlette.websockets import WebSocket
 from tictactoe.server.ops.websocket_protocol import SEND_TEXT_NOW
 from tictactoe.server.pubsub import RESYNC, PubSub, Unsubscribe
 from tictactoe.server.table.actor import channel_of
-from tictactoe.server.table.view import claim_frame, decode_envelope
+from tictactoe.server.table.envelope import KEY, decode
 
 log = logging.getLogger(__name__)
-
-_KEY = 16
-_VERSION = re.compile(r'"version":(\d+)')
 
 # Fetches a table's latest envelope from storage (None: no such table).
 Resync = Callable[[str], Awaitable[str | None]]
@@ -150,30 +146,32 @@ class Audience:
         if envelope == RESYNC:
             self.catch_up()
             return
-        frame, claimant_key, first_key = decode_envelope(envelope)
-        found = _VERSION.search(frame)
-        version = int(found.group(1)) if found else 0
+        decoded = decode(envelope)
+        version = decoded.version
         if version < self._version or (only_newer and version == self._version):
             return  # overtaken: a newer state went out already (or, polling, nothing new)
         self._version = version
-        if first_key is not None:
-            # A move: the player waiting for it first, then the mover and the watchers.
+        if decoded.kind == "f":
+            # The same bytes for everyone; after a move, the player waiting for it first.
+            frame = decoded.body
+            first = {"x": decoded.x_keys, "o": decoded.o_keys}.get(decoded.mark or "", ())
             later = []
             for connection in self.connections:
                 person = connection.person
-                if person is not None and person[:_KEY] == first_key:
+                if person is not None and person[:KEY] in first:
                     connection.send(frame)
                 else:
                     later.append(connection)
             for connection in later:
                 connection.send(frame)
             return
+        # The whole table: one frame per seat (x, o, spectator), each viewer gets their own.
+        frames: dict[str, str] = {}
         for connection in self.connections:
-            person = connection.person
-            if claimant_key is not None and person is not None and person[:_KEY] == claimant_key:
-                connection.send(claim_frame(frame))
-            else:
-                connection.send(frame)
+            seat = decoded.seat_of(connection.person)
+            if seat not in frames:
+                frames[seat] = decoded.frame_for(connection.person)
+            connection.send(frames[seat])
 
     def catch_up(self, only_newer: bool = False) -> None:
         """Sends everyone the table as stored now (after messages may have been lost)."""

@@ -4,12 +4,13 @@ holds at a table. The secrets themselves are made in `table.tokens`.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tictactoe.server.ops.security import CROSS_SITE
+from tictactoe.server.table.messages import TableFrame
 from tictactoe.server.table.tables import Tables
 from tictactoe.server.table.tokens import hash_secret, looks_like_secret, new_secret
 from tictactoe.server.web.templating import LANGUAGE_COOKIE
@@ -159,16 +160,23 @@ async def viewer_seat(request: HTTPConnection, table_id: str) -> Seat:
     return mark if mark is not None else "spectator"
 
 
-async def viewer_table(request: HTTPConnection, table_id: str) -> dict[str, Any]:
-    """The table's JSON as this viewer would get it over the WebSocket (with `can_claim_win`
-    when it applies), for a page to render before its socket connects.
+async def viewer_frame(request: HTTPConnection, table_id: str) -> TableFrame:
+    """The `table` frame this viewer would get over the WebSocket on connecting (their `seat`,
+    `can_claim_win` when it applies), for a page to render before its socket connects.
 
     Raises `TableNotFoundError` if there is no such table.
     """
     table = await tables_of(request).get(table_id)
     if table is None:
         raise TableNotFoundError(table_id)
-    view = table.view(site_base_url(request))
-    if table.can_claim(table.person_of_client(client_hash(request))):
-        view["can_claim_win"] = True
-    return view
+    person = table.person_of_client(client_hash(request))
+    mark = table.mark_of(person)
+    frame: TableFrame = {
+        "type": "table",
+        "seat": mark if mark is not None else "spectator",
+        "events": [],
+        "table": table.view(site_base_url(request)),
+    }
+    if table.can_claim(person):
+        frame["can_claim_win"] = True
+    return frame

@@ -25,8 +25,7 @@ from tictactoe.server.web.identity import (
     TableNotFoundError,
     client_hash,
     tables_of,
-    viewer_seat,
-    viewer_table,
+    viewer_frame,
 )
 from tictactoe.server.web.people_api import open_tables_here, play_someone
 from tictactoe.server.web.templating import render
@@ -182,10 +181,10 @@ async def play_someone_without_javascript(request: Request) -> Response:
 @router.get("/t/{table_id}")
 async def table_page(request: Request, table_id: str) -> Response:
     try:
-        seat = await viewer_seat(request, table_id)
-        table = await viewer_table(request, table_id)
+        frame = await viewer_frame(request, table_id)
     except TableNotFoundError:
         return render(request, "not_found.html", status_code=404)
+    table, seat = frame["table"], frame["seat"]
     if table["private"] and seat == "spectator":
         # Not the board: only whoever may still join is offered a seat.
         joinable = not all(info["taken"] for info in table["seats"].values()) or (
@@ -196,6 +195,7 @@ async def table_page(request: Request, table_id: str) -> Response:
     context = {
         "table_id": table_id,
         "table": table,
+        "frame": frame,
         "seat": seat,
         "share_url": table["url"],
         "member": await _member_index(request, table_id),

@@ -114,7 +114,9 @@ async def open_tables(request: Request, open: bool = False) -> list[OpenTable]:
     """With `open=true`: public tables waiting for someone, newest first, whose creator is still
     there (at most one per creator's browser). Private tables never appear."""
     if not open:
-        raise Refused(422, "only the open tables are listed: GET /api/tables?open=true")
+        raise Refused(
+            422, "only the open tables are listed: GET /api/tables?open=true", "bad-request"
+        )
     base = site_base_url(request)
     return [
         OpenTable(
@@ -137,7 +139,9 @@ async def play_someone_now(body: CreateTable, request: Request) -> Response:
     """Seats you at the oldest open public table with these settings (`200`), or opens one and
     waits for someone (`201`): the same answer as creating a table."""
     if body.opponent != "friend" or body.private:
-        raise Refused(422, "play someone now pairs two people: a friend's seat, not private")
+        raise Refused(
+            422, "play someone now pairs two people: a friend's seat, not private", "bad-settings"
+        )
     new, paired = await play_someone(request, options_of(body, public=True))
     answer = created_table(new, request).model_dump(exclude_none=True)
     return JSONResponse(answer, status_code=200 if paired else 201)
@@ -150,7 +154,7 @@ async def play_someone(request: Request, options: TableOptions) -> tuple[NewTabl
     try:
         game = new_game(options.variant, size=options.size, line=options.line)
     except ValueError as error:
-        raise Refused(422, str(error)) from None
+        raise Refused(422, str(error), "bad-settings") from None
     wanted = lobby.settings(
         options.variant,
         game.size,

@@ -145,7 +145,9 @@ def analyst_of(request: Request) -> Analyst:
     if analyst is None:
         computer = tables_of(request).computer
         if computer is None:
-            raise Refused(503, "the computer player is not available on this server")
+            raise Refused(
+                503, "the computer player is not available on this server", "computer-unavailable"
+            )
         # A worker that died takes the pool with it: closing it makes the next use start afresh.
         settings = tables_of(request).settings
         analyst = state.analyst = Analyst(
@@ -163,16 +165,14 @@ async def table_games(request: Request, table_id: str) -> tuple[TableRecord, lis
     tables = tables_of(request)
     table = await tables.get(table_id)
     if table is None:
-        raise Refused(404, f"there is no table {table_id!r}")
+        raise Refused(404, f"there is no table {table_id!r}", "no-table")
     if table.record.private:
         person = table.person_of_client(client_hash(request))
         authorization = request.headers.get("authorization", "")
         if table.mark_of(person) is None and authorization.lower().startswith("bearer "):
             person = hash_secret(authorization[7:].strip())
         if not table.may_watch(person):
-            raise Refused(
-                409, "this table is private: only its players can see it", reason="private"
-            )
+            raise Refused(409, "this table is private: only its players can see it", "private")
     record = table.record
     archived = {game.game_number: game for game in await tables.storage.games(table_id)}
     earlier = [
@@ -220,7 +220,9 @@ async def one_game(
         return record, record
     if 1 <= number < record.game_number:
         return record, earlier[number - 1]
-    raise Refused(404, f"table {table_id!r} has no game {number} (it has {record.game_number})")
+    raise Refused(
+        404, f"table {table_id!r} has no game {number} (it has {record.game_number})", "no-game"
+    )
 
 
 @router.get(
@@ -291,15 +293,21 @@ async def analyse_game(table_id: str, number: int, request: Request) -> JSONResp
     kept. `409` while the game is still being played: the computer does not help the players."""
     _, game = await one_game(request, table_id, number)
     if game.result is None:
-        raise Refused(409, "the game is still being played: its analysis opens once it is over")
+        raise Refused(
+            409,
+            "the game is still being played: its analysis opens once it is over",
+            "game-in-progress",
+        )
     key = key_of_table(game) if isinstance(game, TableRecord) else key_of_game(game)
     try:
         analysis = await analyst_of(request).analysis(key)
     except AnalysisBusyError:
-        raise Refused(503, BUSY) from None
+        raise Refused(503, BUSY, "busy") from None
     except Exception as error:  # a worker process died, or the engine failed
         log.exception("analysis of game %s at table %s failed", number, table_id)
-        raise Refused(503, "the computer cannot analyse the game right now; try again") from error
+        raise Refused(
+            503, "the computer cannot analyse the game right now; try again", "computer-unavailable"
+        ) from error
     return JSONResponse({"table_id": table_id, "game": number, **analysis})
 
 
@@ -316,9 +324,9 @@ async def read_position_api(body: ReadPosition) -> JSONResponse:
     try:
         read = read_position(body.variant, body.size, body.line, body.position, body.record)
     except IllegalMoveError as error:
-        raise Refused(422, str(error), reason=error.reason) from None
+        raise Refused(422, str(error), error.reason) from None
     except ValueError as error:  # InvalidPositionError, or settings the variant does not have
-        raise Refused(422, str(error), reason="invalid-position") from None
+        raise Refused(422, str(error), "invalid-position") from None
     return JSONResponse(read)
 
 
@@ -334,15 +342,17 @@ async def evaluate_position(body: EvaluatePosition, request: Request) -> JSONRes
     try:
         read = read_position(body.variant, None, body.line, body.position, "")
     except ValueError as error:
-        raise Refused(422, str(error), reason="invalid-position") from None
+        raise Refused(422, str(error), "invalid-position") from None
     try:
         analyst = analyst_of(request)
         evaluation = await analyst.position(body.variant, read["size"], read["line"], body.position)
     except AnalysisBusyError:
-        raise Refused(503, BUSY) from None
+        raise Refused(503, BUSY, "busy") from None
     except Exception as error:  # a worker process died, or the engine failed
         log.exception("evaluation of %r failed", body.position)
-        raise Refused(503, "the computer cannot look at the position right now") from error
+        raise Refused(
+            503, "the computer cannot look at the position right now", "computer-unavailable"
+        ) from error
     return JSONResponse(evaluation)
 
 

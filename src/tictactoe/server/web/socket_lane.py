@@ -14,17 +14,17 @@ through the stack as before.
 
 from __future__ import annotations
 
-import re
-
+from starlette.routing import compile_path
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
 from tictactoe.server.ops.limits import RateLimitMiddleware
 from tictactoe.server.ops.security import SecurityMiddleware
 from tictactoe.server.settings import Settings
-from tictactoe.server.web.websocket import table_socket
+from tictactoe.server.web.websocket import SOCKET_PATH, table_socket
 
-_SOCKET = re.compile(r"/api/tables/(?P<table_id>[^/]+)/ws")
+# The one description of the socket's address: the same string the docs show.
+_SOCKET = compile_path(SOCKET_PATH)[0]
 
 
 class TableSocketLane:
@@ -56,7 +56,7 @@ class TableSocketLane:
         if table_id is None:
             await self.rest(scope, receive, send)
             return
-        if not await self.security.admit_websocket(scope, send):
+        if not await self.security.admit_websocket(scope, receive, send):
             return
         limited = await self.limits.admit_websocket(scope, receive, send)
         if limited is None:
@@ -77,5 +77,5 @@ def _table_of(scope: Scope) -> str | None:
     """
     if scope["type"] != "websocket":
         return None
-    found = _SOCKET.fullmatch(scope["path"])
+    found = _SOCKET.match(scope["path"])
     return found["table_id"] if found is not None else None

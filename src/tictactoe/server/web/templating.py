@@ -33,7 +33,8 @@ LOCALES_DIR = HERE / "locales"
 
 DEFAULT_LANGUAGE = "en"
 # Each language named in itself: that is the name a reader looks for in a language menu. The menu
-# shows them in this order: alphabetical by that name, Latin script first, then Greek.
+# shows them in this order: alphabetical by that name within each script, Latin first, then Greek,
+# Cyrillic, Hebrew, Arabic, and the East Asian ones.
 LANGUAGE_NAMES: dict[str, str] = {
     "cs": "Čeština",
     "de": "Deutsch",
@@ -46,8 +47,42 @@ LANGUAGE_NAMES: dict[str, str] = {
     "pt": "Português",
     "fi": "Suomi",
     "sv": "Svenska",
+    "tr": "Türkçe",
     "el": "Ελληνικά",
+    "ru": "Русский",
+    "uk": "Українська",
+    "he": "עברית",
+    "ar": "العربية",
+    "ja": "日本語",
+    "zh": "简体中文",
+    "ko": "한국어",
 }
+# Languages written right to left: their pages are `dir="rtl"` (the board itself stays as it is).
+RIGHT_TO_LEFT = frozenset({"ar", "he"})
+# The tag a page declares where the site's code for a language says too little: the site's Chinese
+# is Simplified, and `zh-Hans` makes browsers pick Simplified glyphs and `Intl` its conventions.
+LANGUAGE_TAGS: dict[str, str] = {"zh": "zh-Hans"}
+# Chinese written in Traditional characters (Taiwan, Hong Kong, Macau) is another language here: a
+# reader asking for it is not sent the Simplified pages.
+TRADITIONAL_CHINESE = frozenset({"zh-tw", "zh-hk", "zh-mo", "zh-hant"})
+
+
+def language_tag(code: str) -> str:
+    """The BCP 47 tag for `<html lang>`, `hreflang` and `Content-Language`.
+
+    >>> language_tag("zh"), language_tag("ar")
+    ('zh-Hans', 'ar')
+    """
+    return LANGUAGE_TAGS.get(code, code)
+
+
+def text_direction(code: str) -> str:
+    """`rtl` for a language written right to left, else `ltr`.
+
+    >>> text_direction("he"), text_direction("ja")
+    ('rtl', 'ltr')
+    """
+    return "rtl" if code in RIGHT_TO_LEFT else "ltr"
 
 
 def available_languages(locales: Path) -> dict[str, str]:
@@ -78,6 +113,8 @@ def parse_accept_language(header: str) -> list[str]:
     ['cs', 'sv']
     >>> parse_accept_language("el;q=0, *")
     []
+    >>> parse_accept_language("zh-TW,zh;q=0.9")
+    ['zh-hant', 'zh']
     """
     weighted: list[tuple[float, int, str]] = []
     for position, part in enumerate(header.split(",")):
@@ -93,12 +130,25 @@ def parse_accept_language(header: str) -> list[str]:
             except ValueError:
                 quality = 0.0
         if quality > 0:
-            weighted.append((-quality, position, tag.split("-")[0]))
+            weighted.append((-quality, position, primary_language(tag)))
     seen: list[str] = []
     for _, _, language in sorted(weighted):
         if language not in seen:
             seen.append(language)
     return seen
+
+
+def primary_language(tag: str) -> str:
+    """The language a lower-case `Accept-Language` tag asks for: its primary subtag, except that
+    Traditional Chinese stays apart from the site's Simplified Chinese.
+
+    >>> primary_language("zh-cn"), primary_language("zh-hans-sg"), primary_language("zh-tw")
+    ('zh', 'zh', 'zh-hant')
+    """
+    language = tag.split("-")[0]
+    if language == "zh" and any(tag.startswith(t) for t in TRADITIONAL_CHINESE):
+        return "zh-hant"
+    return language
 
 
 def choose_language(query: str | None, cookie: str | None, accept_language: str | None) -> str:
@@ -108,7 +158,9 @@ def choose_language(query: str | None, cookie: str | None, accept_language: str 
     'sv'
     >>> choose_language("xx", "fi", "cs")
     'fi'
-    >>> choose_language(None, None, "ja-JP,cs;q=0.8")
+    >>> choose_language(None, None, "ko-KR,cs;q=0.8")
+    'ko'
+    >>> choose_language(None, None, "zh-TW,cs;q=0.8")
     'cs'
     >>> choose_language(None, None, "de-AT,de;q=0.9,en;q=0.5")
     'de'
@@ -200,6 +252,7 @@ def templates_for(language: str) -> Jinja2Templates:
         lstrip_blocks=True,
     )
     env.install_gettext_translations(translations(language), newstyle=True)  # type: ignore[attr-defined]
+    env.globals.update(language_tag=language_tag, text_direction=text_direction)
     env.filters["number"] = functools.partial(number_in, language)
     env.globals["computer_levels"] = levels()  # the level pickers' choices, weakest first
     return Jinja2Templates(env=env)
@@ -236,6 +289,6 @@ def render(
         response.set_cookie(
             LANGUAGE_COOKIE, chosen, max_age=LANGUAGE_COOKIE_MAX_AGE, samesite="lax"
         )
-    response.headers["Content-Language"] = language
+    response.headers["Content-Language"] = language_tag(language)
     response.headers.setdefault("Vary", "Accept-Language, Cookie")
     return response

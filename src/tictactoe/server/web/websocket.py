@@ -1,18 +1,18 @@
-"""The table's WebSocket (`/api/tables/{id}/ws`): its messages, both ways, listed in `MESSAGES`
-(shown at /docs). A player is known by `?token=`, an `auth` message, or the browser's `ttt_client`
-cookie; anyone else watches, unless the table is private (then: an error frame with status 409,
-and close).
+"""The table's WebSocket (`/api/tables/{id}/ws`): a client's session at a table. Its messages,
+both ways, are written down in `table/messages.py` (and shown at /docs). A player is known by
+`?token=`, an `auth` message, or the browser's `ttt_client` cookie; anyone else watches, unless
+the table is private (then: an error frame with reason `private`, and close).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, WebSocket
+from fastapi import WebSocket
+from pydantic import ValidationError
 from starlette.websockets import WebSocketDisconnect
 
 from tictactoe.server.ops.json_input import READ_JSON, UnreadableJSONError, read_json
-from tictactoe.server.ops.json_output import compact_json
 from tictactoe.server.storage import StorageUnavailableError
 from tictactoe.server.table.actor import Table
 from tictactoe.server.table.commands import (
@@ -21,67 +21,79 @@ from tictactoe.server.table.commands import (
     AskRematch,
     AskTakeback,
     ClaimWin,
+    Command,
     OfferDraw,
     PlayMove,
     Refused,
     Resign,
     SetName,
 )
+from tictactoe.server.table.messages import (
+    CLIENT_MESSAGES,
+    MessageId,
+    ack_frame,
+    error_frame,
+    pong_frame,
+)
 from tictactoe.server.table.names import clean_name
 from tictactoe.server.table.tokens import hash_secret
 from tictactoe.server.web.connections import Connection, Hub
 from tictactoe.server.web.identity import client_hash, site_base_url, tables_of
 
-router = APIRouter()
+# The table's WebSocket: the one way in is `socket_lane` (past the ASGI stack), not a route.
+SOCKET_PATH = "/api/tables/{table_id}/ws"
 
-MESSAGES = """
-### The table's WebSocket: `GET /api/tables/{id}/ws`
-
-Every message is a JSON object with a `type`.
-
-Server → client:
-
-- `table` (`table`, as `GET /api/tables/{id}`): on connecting, after every change but a move,
-  and in answer to `sync`.
-- `moved` (`version`, `previous`, `move`, `changes`): after a move, the same bytes for every
-  socket of the table. Applied to the table at version `previous`: append `move` to `moves` and
-  `record`, take each field of `changes`, keep every other field, set `version`, and drop
-  `can_claim_win`. `changes` holds what the move changed: always `last_move`, `position`,
-  `turn`, `legal_moves` (and in Ultimate `sent_to`, `sends_to`); `boards` when the move closes
-  a small board; `result`, `ended_by`, `winning_lines` and `score` when it ends the game;
-  `takeback_asked_by` and `draw_offer` when it clears them; `clock` at a table with a clock;
-  `seats` and `watchers` when who is here changed since the last frame. A client at another
-  version than `previous` sends `sync`.
-- `reaction` (`reaction`, `side`, `version`): a player's quick reaction.
-- `error` (`status`, `message`, `reason`?): a message refused, with the statuses of the HTTP
-  API; a `409` is followed by the `table`.
-- `pong`: answers `ping`.
-
-Client → server:
-
-- `move` (`move`, `version`?): plays a move (`409` if `version` is not the table's).
-- `resign`, `rematch`, `claim`, `takeback`, `accept-takeback`, `decline-takeback`: as the HTTP
-  API.
-- `name` (`name`, and `side` at a table played on one device): the player's display name.
-- `draw`: offers a draw, or accepts the opponent's offer; `decline-draw` turns it down.
-- `react` (`reaction`): one of `good-move`, `wow`, `good-game`, `oops`, `thinking`.
-- `sync` (`version`?, the last one the client has): asks for the whole table (after a gap in
-  versions, or on reconnecting).
-- `auth` (`token`): plays the seat of that token on this socket.
-- `ping`: asks for a `pong`.
-"""
+# The commands of the messages that carry nothing but their type.
+_ACTIONS: dict[str, Command] = {
+    "resign": Resign(),
+    "rematch": AskRematch(),
+    "claim": ClaimWin(),
+    "takeback": AskTakeback(),
+    "accept-takeback": AnswerTakeback(accept=True),
+    "decline-takeback": AnswerTakeback(accept=False),
+    "draw": OfferDraw(),
+    "decline-draw": AnswerDraw(accept=False),
+}
 
 
-def error_frame(status: int, message: str, reason: str | None = None) -> str:
-    """An error message for the client.
+def read_message(text: str, value: Any = None) -> dict[str, Any]:
+    """A client's message, checked against `messages.CLIENT_MESSAGES` (`value`: its JSON, if
+    read already); `Refused` (400) says what is wrong with it."""
+    try:
+        message = value if value is not None else read_json(text)
+    except UnreadableJSONError as error:
+        raise Refused(400, f"this message is not usable JSON: {error}", "bad-json") from None
+    except ValueError as error:
+        raise Refused(
+            400, f"messages are JSON objects; this is not JSON ({error})", "bad-json"
+        ) from None
+    try:
+        checked: dict[str, Any] = CLIENT_MESSAGES.validate_python(message)
+    except ValidationError as error:
+        raise _refusal(message, error) from None
+    return checked
 
-    >>> error_frame(422, "e5 is taken", "occupied")
-    '{"type":"error","status":422,"message":"e5 is taken","reason":"occupied"}'
-    """
-    body: dict[str, Any] = {"type": "error", "status": status, "message": message}
-    if reason is not None:
-        body["reason"] = reason
-    return compact_json(body)
+
+def _refusal(message: Any, error: ValidationError) -> Refused:
+    first = error.errors()[0]
+    if first["type"] == "union_tag_invalid":
+        return Refused(400, f"unknown message type {message['type']!r}", "unknown-type")
+    if first["type"] in ("union_tag_not_found", "model_attributes_type", "dict_type"):
+        return Refused(
+            400, 'messages are JSON objects with a "type", e.g. {"type":"sync"}', "bad-message"
+        )
+    where = ".".join(str(part) for part in first["loc"][1:])
+    return Refused(400, f"{message['type']} message: {where}: {first['msg']}", "bad-message")
+
+
+def message_id(value: Any) -> MessageId | None:
+    """The `id` a message carries, if it is one that may be echoed (a number, a short string)."""
+    if not isinstance(value, dict):
+        return None
+    id = value.get("id")
+    if isinstance(id, str) and len(id) <= 64:
+        return id
+    return id if isinstance(id, int) and not isinstance(id, bool) else None
 
 
 class TableSocket:
@@ -92,86 +104,81 @@ class TableSocket:
         self.connection = connection
         self.hub = hub
 
-    def refuse(self, refused: Refused) -> None:
-        self.connection.send(error_frame(refused.status, refused.message, refused.reason))
-        if refused.status == 409:
+    def refuse(self, refused: Refused, id: MessageId | None = None) -> None:
+        self.connection.send(error_frame(refused.status, refused.reason, refused.message, id))
+        if refused.reason == "stale-version":
             # The client is behind: give it the table as it is now.
             self.connection.send(self.table.frame_for(self.connection.person))
 
-    async def handle(self, text: str, value: Any = None) -> None:
-        """Does what the message `text` says (`value`: its JSON, if read already)."""
+    async def receive(self, text: str, value: Any = None) -> None:
+        """Does what the message `text` says (`value`: its JSON, if read already), or answers
+        with an error frame."""
         try:
-            message = value if value is not None else read_json(text)
-        except UnreadableJSONError as error:
-            raise Refused(400, f"this message is not usable JSON: {error}") from None
-        except ValueError as error:
-            raise Refused(400, f"messages are JSON objects; this is not JSON ({error})") from None
-        if not isinstance(message, dict) or not isinstance(message.get("type"), str):
-            raise Refused(400, 'messages are JSON objects with a "type", e.g. {"type":"sync"}')
-        kind = message["type"]
+            message = read_message(text, value)
+        except Refused as refused:
+            self.refuse(refused, message_id(value if value is not None else _loose(text)))
+            return
+        id = message.get("id")
+        try:
+            await self.handle(message)
+        except Refused as refused:
+            self.refuse(refused, id)
+        except StorageUnavailableError:
+            self.connection.send(
+                error_frame(
+                    503, "database-unavailable", "the database is unreachable; try again", id
+                )
+            )
+
+    async def handle(self, message: dict[str, Any]) -> None:
+        """Does what a checked message says (see `messages.ClientMessage`)."""
+        kind, id = message["type"], message.get("id")
         person = self.connection.person
+        command = _ACTIONS.get(kind)
         if kind == "move":
-            move, version = message.get("move"), message.get("version")
-            if not isinstance(move, str):
-                raise Refused(400, 'a move message needs "move", a cell name like "e5"')
-            if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
-                raise Refused(400, '"version" must be an integer')
-            await self.table.apply(PlayMove(move, version), person)
-        elif kind == "resign":
-            await self.table.apply(Resign(), person)
-        elif kind == "rematch":
-            await self.table.apply(AskRematch(), person)
-        elif kind == "claim":
-            await self.table.apply(ClaimWin(), person)
-        elif kind == "takeback":
-            await self.table.apply(AskTakeback(), person)
-        elif kind in ("accept-takeback", "decline-takeback"):
-            await self.table.apply(AnswerTakeback(accept=kind == "accept-takeback"), person)
+            command = PlayMove(message["move"], message.get("version"))
         elif kind == "name":
-            name, side = message.get("name"), message.get("side")
-            if not isinstance(name, str):
-                raise Refused(400, 'a name message needs "name", e.g. "Ana"')
-            if side not in (None, "x", "o"):
-                raise Refused(400, '"side" is "x" or "o" (one device only)')
-            await self.table.apply(SetName(clean_name(name), side), person)
-        elif kind == "draw":
-            await self.table.apply(OfferDraw(), person)
-        elif kind == "decline-draw":
-            await self.table.apply(AnswerDraw(accept=False), person)
+            command = SetName(clean_name(message["name"]), message.get("side"))
+        if command is not None:
+            await self.table.apply(command, person)
+            if id is not None:
+                self.connection.send(ack_frame(id, self.table.record.version))
         elif kind == "react":
-            reaction = message.get("reaction")
-            if not isinstance(reaction, str):
-                raise Refused(400, 'a react message needs "reaction", e.g. "good-move"')
-            await self.table.react(reaction, person)
+            await self.table.react(message["reaction"], person)
+            if id is not None:
+                self.connection.send(ack_frame(id, self.table.record.version))
         elif kind == "sync":
             # The whole table: one frame catches up whatever was missed.
             if self.table.shared:
                 await self.table.refresh()  # another process may have changed it
-            self.connection.send(self.table.frame_for(person))
+            self.connection.send(self.table.frame_for(person, id))
         elif kind == "auth":
-            await self.authenticate(message.get("token"))
+            await self.authenticate(message["token"], id)
         elif kind == "ping":
-            self.connection.send('{"type":"pong"}')
-        else:
-            raise Refused(400, f"unknown message type {kind!r}")
+            self.connection.send(pong_frame(id))
 
-    async def authenticate(self, token: object) -> None:
-        if not isinstance(token, str):
-            raise Refused(401, 'an auth message needs "token", the seat token')
+    async def authenticate(self, token: str, id: MessageId | None = None) -> None:
         person = hash_secret(token)
         if self.table.mark_of(person) is None and self.table.shared:
             await self.table.refresh()  # the seat may have been taken through another process
         if self.table.mark_of(person) is None:
-            raise Refused(401, "that seat token is not valid at this table")
+            raise Refused(401, "that seat token is not valid at this table", "bad-token")
         if person != self.connection.person:
             await self.table.disconnect(self.connection.person)
             self.connection.person = person
             await self.table.connect(person)
-        self.connection.send(self.table.frame_for(person))
+        self.connection.send(self.table.frame_for(person, id))
 
 
-@router.websocket("/api/tables/{table_id}/ws")
+def _loose(text: str) -> Any:
+    try:
+        return read_json(text)
+    except ValueError:
+        return None
+
+
 async def table_socket(websocket: WebSocket, table_id: str) -> None:
+    """A socket at `SOCKET_PATH`, reached only through `socket_lane.TableSocketLane`."""
     tables = tables_of(websocket)
     settings = tables.settings
     hub: Hub = websocket.app.state.hub
@@ -180,11 +187,13 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         table = await tables.get(table_id)
     except StorageUnavailableError:
         # 1013 "try again later": the page reconnects (with backoff) rather than give up.
-        await websocket.send_text(error_frame(503, "the database is unreachable; retrying"))
+        await websocket.send_text(
+            error_frame(503, "database-unavailable", "the database is unreachable; retrying")
+        )
         await websocket.close(code=1013)
         return
     if table is None:
-        await websocket.send_text(error_frame(404, f"there is no table {table_id!r}"))
+        await websocket.send_text(error_frame(404, "no-table", f"there is no table {table_id!r}"))
         await websocket.close(code=4404)
         return
 
@@ -198,12 +207,14 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     )
     session = TableSocket(table, connection, hub)
     if token and table.mark_of(person) is None:
-        connection.send(error_frame(401, "that seat token is not valid at this table; watching"))
+        connection.send(
+            error_frame(401, "bad-token", "that seat token is not valid at this table; watching")
+        )
     elif person is not None:
         connection.person = person
     if not table.may_watch(connection.person):
         await websocket.send_text(
-            error_frame(409, "this table is private: only its players can see it", "private")
+            error_frame(409, "private", "this table is private: only its players can see it")
         )
         await websocket.close(code=4409)
         return
@@ -221,21 +232,18 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
                 try:
                     text = raw.decode()
                 except UnicodeDecodeError:
-                    connection.send(error_frame(400, "messages are UTF-8 JSON text"))
+                    connection.send(error_frame(400, "bad-json", "messages are UTF-8 JSON text"))
                     continue
             if len(text.encode("utf-8", "surrogatepass")) > settings.max_message_bytes:
                 connection.send(
                     error_frame(
-                        413, f"message too large: at most {settings.max_message_bytes} bytes"
+                        413,
+                        "too-large",
+                        f"message too large: at most {settings.max_message_bytes} bytes",
                     )
                 )
                 continue
-            try:
-                await session.handle(text, value)
-            except Refused as refused:
-                session.refuse(refused)
-            except StorageUnavailableError:
-                connection.send(error_frame(503, "the database is unreachable; try again"))
+            await session.receive(text, value)
     except WebSocketDisconnect:
         pass
     finally:
