@@ -74,11 +74,14 @@ def test_names_clocks_and_the_thumb_bar_are_in_view_and_nothing_covers_the_board
     for width, table, host, guests in games:
         # Waiting: the link lies over the board; when the friend comes, the board stays put.
         expect(host.locator("[data-board-wrap] [data-share-link]")).to_be_visible()
-        before = box_of(host, "[data-board]")
+        # Where the board lies in the page (a scroll to show the arrival's notice is no jump).
+        place = """el => { const r = el.getBoundingClientRect();
+                           return [r.top + scrollY, r.left, r.width, r.height]; }"""
+        before = host.locator("[data-board]").evaluate(place)
         join(guests.request, table)
         expect(host.locator("[data-strip=o] [data-strip-name]")).to_have_text("Your opponent")
         expect(host.locator("[data-share-card]")).not_to_be_in_viewport()
-        assert box_of(host, "[data-board]") == before, width
+        assert host.locator("[data-board]").evaluate(place) == before, width
         guest = guests.new_page()
         guest.goto(table["url"])
         host.locator("[data-board] [data-move=e5]").tap()
