@@ -139,3 +139,41 @@ def test_a_tables_decisions_are_pure(name: str) -> None:
                 ), f"{name} imports {module}"
             else:
                 assert module in PURE_MAY_IMPORT, f"{name} imports {module}"
+
+
+# The README's direction: rules ← engine ← server; inside the server, storage and pub/sub ← table
+# ← web ← app. A layer may import its own and the layers before it, never one after it.
+LAYERS = [
+    ("tictactoe.rules",),
+    ("tictactoe.engine",),
+    ("tictactoe.server.storage", "tictactoe.server.pubsub"),
+    ("tictactoe.server.table",),
+    ("tictactoe.server.web",),
+    ("tictactoe.server.app",),
+]
+
+
+def layer_of(module: str) -> int | None:
+    for index, prefixes in enumerate(LAYERS):
+        if any(module == prefix or module.startswith(prefix + ".") for prefix in prefixes):
+            return index
+    return None
+
+
+def test_imports_follow_the_readmes_direction() -> None:
+    wrong = []
+    for module, imports in import_graph().items():
+        layer = layer_of(module)
+        if layer is None:
+            continue
+        for target in imports:
+            target_layer = layer_of(target)
+            if target_layer is not None and target_layer > layer:
+                wrong.append(f"{module} imports {target}")
+    assert not wrong, "against the README's direction:\n" + "\n".join(sorted(wrong))
+
+
+def test_the_direction_check_sees_a_wrong_import() -> None:
+    assert layer_of("tictactoe.server.table.actor") == 3
+    assert layer_of("tictactoe.server.web.api") == 4
+    assert layer_of("tictactoe.server.ops.limits") is None  # the ops folder sits beside them

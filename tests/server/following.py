@@ -1,8 +1,10 @@
 """A test client's view of a table over the WebSocket: whole `table` frames, and `moved` frames
-applied to the table they follow (as the page and `tictactoe bot` do)."""
+applied to the table they follow (as the page and `tictactoe bot` do); the helpers the socket
+tests share (the socket's address, the next frame that matches, the next error)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from tictactoe.engine.bot_command import follow_move
@@ -33,3 +35,28 @@ def next_table(ws: Any, wanted: Any = lambda table: True, limit: int = 20) -> Fr
         if table is not None and wanted(table):
             return table
     raise AssertionError("no matching table")
+
+
+def socket_url(players: Any, mark: str | None = None) -> str:
+    """The table's socket, as a player of `mark` (by token) or as whoever the cookie says."""
+    url = f"/api/tables/{players.id}/ws"
+    return url if mark is None else f"{url}?token={players.tokens[mark]}"
+
+
+def receive_until(ws: Any, wanted: Callable[[Frame], bool], limit: int = 20) -> Frame:
+    """The first message that matches, skipping others (e.g. presence updates)."""
+    for _ in range(limit):
+        message: Frame = ws.receive_json()
+        if wanted(message):
+            return message
+    raise AssertionError("no matching message")
+
+
+def table_frame(ws: Any, wanted: Callable[[Frame], bool] = lambda t: True) -> Frame:
+    """The first table, as followed from the socket's frames, that satisfies `wanted`."""
+    return next_table(ws, wanted)
+
+
+def error(ws: Any) -> Frame:
+    """The next error frame."""
+    return receive_until(ws, lambda m: m["type"] == "error")

@@ -8,12 +8,7 @@ import json
 import random
 from typing import Any
 
-from tests.server.following import follow, next_table
-
-
-def socket_url(players: Any, mark: str | None = None) -> str:
-    url = f"/api/tables/{players.id}/ws"
-    return url if mark is None else f"{url}?token={players.tokens[mark]}"
+from tests.server.following import follow, next_table, socket_url
 
 
 def next_moved_text(ws: Any) -> str:

@@ -4,53 +4,15 @@ each one working, and each one's errors (over the API and the WebSocket)."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import pytest
 from fastapi import FastAPI
 from starlette.testclient import TestClient
-from tests.server.conftest import TestClock
-from tests.server.following import next_table
+from tests.server.conftest import TestClock, bearer, browser
+from tests.server.following import error, receive_until, socket_url, table_frame
 
 Frame = dict[str, Any]
-
-
-@contextmanager
-def browser(client: TestClient) -> Iterator[TestClient]:
-    """The same client acting as another browser (its own cookie jar) for the duration."""
-    saved = client.cookies
-    client.cookies = {}  # type: ignore[assignment]
-    try:
-        yield client
-    finally:
-        client.cookies = saved
-
-
-def bearer(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
-def receive_until(ws: Any, wanted: Callable[[Frame], bool], limit: int = 20) -> Frame:
-    for _ in range(limit):
-        message: Frame = ws.receive_json()
-        if wanted(message):
-            return message
-    raise AssertionError("no matching message")
-
-
-def table_frame(ws: Any, wanted: Callable[[Frame], bool] = lambda t: True) -> Frame:
-    return next_table(ws, wanted)
-
-
-def error(ws: Any) -> Frame:
-    return receive_until(ws, lambda m: m["type"] == "error")
-
-
-def socket_url(players: Any, mark: str | None = None) -> str:
-    url = f"/api/tables/{players.id}/ws"
-    return url if mark is None else f"{url}?token={players.tokens[mark]}"
 
 
 def join(client: TestClient, table_id: str, **body: Any) -> dict[str, Any]:

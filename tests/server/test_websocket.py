@@ -3,40 +3,17 @@ open, spectators, authentication by token, message or cookie, presence, claim, r
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
-from tests.server.following import next_table
+from tests.server.following import error, receive_until, socket_url, table_frame
 
 from tictactoe.server.app import create_app
 from tictactoe.server.settings import Settings
 
 Frame = dict[str, Any]
-
-
-def receive_until(ws: Any, wanted: Callable[[Frame], bool], limit: int = 10) -> Frame:
-    """The first message that matches, skipping others (e.g. presence updates)."""
-    for _ in range(limit):
-        message: Frame = ws.receive_json()
-        if wanted(message):
-            return message
-    raise AssertionError("no matching message")
-
-
-def table_frame(ws: Any, wanted: Callable[[Frame], bool] = lambda t: True) -> Frame:
-    return next_table(ws, wanted)
-
-
-def error(ws: Any) -> Frame:
-    return receive_until(ws, lambda m: m["type"] == "error")
-
-
-def socket_url(players: Any, mark: str | None = None) -> str:
-    url = f"/api/tables/{players.id}/ws"
-    return url if mark is None else f"{url}?token={players.tokens[mark]}"
 
 
 def test_spectator_gets_the_table_at_once(players: Any, as_browser: Any) -> None:

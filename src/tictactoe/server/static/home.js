@@ -7,7 +7,8 @@ const form = document.querySelector("[data-create-table]");
 const errorBox = form.querySelector("[data-form-error]");
 const submit = form.querySelector("[data-start=friend]");
 
-// Defaults of CONTRACT.md: 3×3 needs 3 in a row, 4×4 and 5×5 need 4.
+// The rules' defaults (DEFAULT_LINE in tictactoe/rules/standard.py): 3×3 needs 3 in a row, 4×4
+// and 5×5 need 4.
 const DEFAULT_LINE = { 3: 3, 4: 4, 5: 4 };
 
 function value(name) {

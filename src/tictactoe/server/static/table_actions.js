@@ -4,11 +4,6 @@ import { other, upper } from "./board.js";
 import { t } from "./strings.js";
 import { errorText, freeSeat, isOver, isPlayerSeat } from "./table_text.js";
 
-export const REACTIONS = {
-  "good-move": ["👍", "Good move"], wow: ["😮", "Wow"], "good-game": ["🤝", "Good game"],
-  oops: ["😅", "Oops"], thinking: ["⏳", "Thinking…"],
-};
-
 const hasMyMove = (tbl, seat) => tbl.moves.length >= (tbl.turn === seat ? 2 : 1);
 
 export class Actions {
@@ -133,9 +128,11 @@ export class Actions {
 
   showReaction({ reaction, side }) {
     const { reactionShown } = this.els;
-    if (!REACTIONS[reaction]) return;
-    const [emoji, label] = REACTIONS[reaction];
-    reactionShown.textContent = t("{label}: {text}", { label: upper(side), text: `${emoji} ${t(label)}` });
+    // The reactions are the server's buttons (their emoji and words in the page's language).
+    const button = [...this.els.reactions.querySelectorAll("button[data-reaction]")]
+      .find((candidate) => candidate.dataset.reaction === reaction);
+    if (!button) return;
+    reactionShown.textContent = t("{label}: {text}", { label: upper(side), text: button.textContent.trim() });
     reactionShown.dataset.reaction = reaction;
     clearTimeout(this.reactionTimer);
     this.reactionTimer = setTimeout(() => {

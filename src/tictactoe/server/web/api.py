@@ -7,6 +7,7 @@ Handlers only translate HTTP to `Table` commands: the table decides, and `Refuse
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Request
@@ -371,97 +372,77 @@ async def play_move(
     return await act_on_table(request, table_id, credentials, PlayMove(body.move, body.version))
 
 
-@router.post(
-    "/tables/{table_id}/resign",
-    response_model=TableView,
-    responses=error_responses(401, 403, 404, 409),
-    summary="Resign",
+@dataclass(frozen=True)
+class Action:
+    """An action at a table that carries nothing but who acts (the seat token): its path under
+    `/api/tables/{table_id}/`, the command, and its documentation at /docs."""
+
+    path: str
+    command: Command
+    summary: str
+    doc: str
+    statuses: tuple[int, ...] = (401, 403, 404, 409)
+
+
+ACTIONS = (
+    Action("resign", Resign(), "Resign", "Ends the game: the opponent wins."),
+    Action(
+        "rematch",
+        AskRematch(),
+        "Ask for a rematch",
+        "Once both players asked (the computer always agrees), the next game starts with the "
+        "marks swapped: whoever was O moves first as X. The score carries over.",
+    ),
+    Action(
+        "claim",
+        ClaimWin(),
+        "Claim the win",
+        "Wins the game when the opponent has been disconnected on their turn long enough.",
+    ),
+    Action(
+        "takeback",
+        AskTakeback(),
+        "Ask to take back your last move",
+        "Asks the other side to agree to undo your last move (and their reply, if they have "
+        "moved since); the computer agrees at once. `403` (reason `takebacks-off`) when the "
+        "table does not allow takebacks, `409` when there is nothing to take back or a request "
+        "is pending.",
+    ),
+    Action(
+        "takeback/accept",
+        AnswerTakeback(accept=True),
+        "Agree to the other side's takeback",
+        "Undoes the asker's last move: the position before it is back, as a new version.",
+    ),
+    Action(
+        "takeback/decline",
+        AnswerTakeback(accept=False),
+        "Decline the other side's takeback",
+        "The request is dropped and the game goes on as it was.",
+    ),
 )
-async def resign(
-    table_id: str,
-    request: Request,
-    credentials: BearerToken,
-) -> Response:
-    """Ends the game: the opponent wins."""
-    return await act_on_table(request, table_id, credentials, Resign())
 
 
-@router.post(
-    "/tables/{table_id}/rematch",
-    response_model=TableView,
-    responses=error_responses(401, 403, 404, 409),
-    summary="Ask for a rematch",
-)
-async def rematch(
-    table_id: str,
-    request: Request,
-    credentials: BearerToken,
-) -> Response:
-    """Once both players asked (the computer always agrees), the next game starts with the
-    marks swapped: whoever was O moves first as X. The score carries over."""
-    return await act_on_table(request, table_id, credentials, AskRematch())
+def _add_action(action: Action) -> None:
+    """One `POST /api/tables/{table_id}/<path>` route doing `action` for the token's seat."""
+
+    async def act(table_id: str, request: Request, credentials: BearerToken) -> Response:
+        return await act_on_table(request, table_id, credentials, action.command)
+
+    act.__doc__ = action.doc
+    router.add_api_route(
+        f"/tables/{{table_id}}/{action.path}",
+        act,
+        methods=["POST"],
+        response_model=TableView,
+        responses=error_responses(*action.statuses),
+        summary=action.summary,
+        name=action.path.replace("/", "_"),
+    )
 
 
-@router.post(
-    "/tables/{table_id}/claim",
-    response_model=TableView,
-    responses=error_responses(401, 403, 404, 409),
-    summary="Claim the win",
-)
-async def claim(
-    table_id: str,
-    request: Request,
-    credentials: BearerToken,
-) -> Response:
-    """Wins the game when the opponent has been disconnected on their turn long enough."""
-    return await act_on_table(request, table_id, credentials, ClaimWin())
-
-
-@router.post(
-    "/tables/{table_id}/takeback",
-    response_model=TableView,
-    responses=error_responses(401, 403, 404, 409),
-    summary="Ask to take back your last move",
-)
-async def ask_takeback(
-    table_id: str,
-    request: Request,
-    credentials: BearerToken,
-) -> Response:
-    """Asks the other side to agree to undo your last move (and their reply, if they have
-    moved since); the computer agrees at once. `403` (reason `takebacks-off`) when the table
-    does not allow takebacks, `409` when there is nothing to take back or a request is pending."""
-    return await act_on_table(request, table_id, credentials, AskTakeback())
-
-
-@router.post(
-    "/tables/{table_id}/takeback/accept",
-    response_model=TableView,
-    responses=error_responses(401, 403, 404, 409),
-    summary="Agree to the other side's takeback",
-)
-async def accept_takeback(
-    table_id: str,
-    request: Request,
-    credentials: BearerToken,
-) -> Response:
-    """Undoes the asker's last move: the position before it is back, as a new version."""
-    return await act_on_table(request, table_id, credentials, AnswerTakeback(accept=True))
-
-
-@router.post(
-    "/tables/{table_id}/takeback/decline",
-    response_model=TableView,
-    responses=error_responses(401, 403, 404, 409),
-    summary="Decline the other side's takeback",
-)
-async def decline_takeback(
-    table_id: str,
-    request: Request,
-    credentials: BearerToken,
-) -> Response:
-    """The request is dropped and the game goes on as it was."""
-    return await act_on_table(request, table_id, credentials, AnswerTakeback(accept=False))
+for _action in ACTIONS:
+    _add_action(_action)
 
 
 @router.post(

@@ -1,5 +1,6 @@
-"""The JSON API of "People at a table" (CONTRACT.md): a seat's name, draws by agreement, the open
-tables and "play someone now". As in `api`, handlers only translate HTTP to table commands."""
+"""The JSON API of the people at a table (documented at /docs): a seat's name, draws by agreement,
+the open tables and "play someone now". As in `api`, handlers only translate HTTP to table
+commands."""
 
 from __future__ import annotations
 
