@@ -1,4 +1,5 @@
-"""Takes the README's screenshots of an Ultimate table mid-game (desktop and phone) into docs/,
+"""Takes the screenshots in docs/, each on a desktop and a 360 px phone: the home page, an Ultimate
+table mid-game, a question to answer (a takeback asked) and the review of a finished game,
 or, with --languages, the home and table pages in the languages named, into docs/languages/.
 
 Usage: uv run --frozen python scripts/screenshots.py [--languages ar ja de]. It starts its own
@@ -19,7 +20,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import BrowserContext, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 ARGS = [
@@ -107,33 +108,108 @@ def shoot_languages(base: str, languages: list[str]) -> None:
         browser.close()
 
 
+SCREENS = {
+    "desktop": {"viewport": {"width": 1200, "height": 860}},
+    "phone": {
+        "viewport": {"width": 360, "height": 780},
+        "is_mobile": True,
+        "has_touch": True,
+        "device_scale_factor": 2,
+    },
+}
+
+
 def shoot(base: str) -> None:
     with sync_playwright() as driver:
         browser = driver.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
-        url, storage = game_in_play(base, browser.new_context(), browser.new_context())
-        # The desktop with the mouse over a playable cell (its preview); the phone as a phone:
-        # touch, its first screen, with the bar under the board in reach.
-        screens = {
-            "desktop": {"viewport": {"width": 1200, "height": 860}},
-            "phone": {
-                "viewport": {"width": 390, "height": 844},
-                "is_mobile": True,
-                "has_touch": True,
-                "device_scale_factor": 2,
-            },
-        }
-        for name, options in screens.items():
-            context = browser.new_context(storage_state=storage, **options)  # type: ignore[arg-type]
+        for name, options in SCREENS.items():
+            context = browser.new_context(**options)  # type: ignore[arg-type]
             page = context.new_page()
-            page.goto(url)
+            page.goto(base + "/?variant=ultimate")
+            page.wait_for_timeout(300)
+            page.screenshot(path=str(DOCS / f"home-{name}.png"))
+            context.close()
+        host, guest = browser.new_context(), browser.new_context()
+        table = Played(host, guest, base, takebacks=True)
+        table.play(44, seed=11)
+        # Mid-game, as the player to move sees it: on a desktop with the mouse over a playable
+        # cell (its preview); on a phone its first screen, the thumb bar in reach.
+        for name, options in SCREENS.items():
+            page = table.page_of(table.mover(), browser, options)
             cells = page.locator("[data-board] button[data-move]:enabled")
             cells.first.wait_for()
             if name == "desktop":
                 cells.nth(1).hover()
             page.wait_for_timeout(400)
             page.screenshot(path=str(DOCS / f"table-ultimate-{name}.png"))
-            context.close()
+            page.context.close()
+        # A question: the player who just moved asks to take it back; the other sees the prompt.
+        asker = table.waiting()
+        table.act(asker, "takeback")
+        for name, options in SCREENS.items():
+            page = table.page_of(table.mover(), browser, options)
+            page.locator("[data-takeback-prompt]").wait_for()
+            page.wait_for_timeout(400)
+            page.screenshot(path=str(DOCS / f"prompt-{name}.png"))
+            page.context.close()
+        table.act(table.mover(), "takeback/decline")
+        table.play(200, seed=3)  # to the end
+        for name, options in SCREENS.items():
+            page = table.page_of("x", browser, options)
+            page.goto(f"{table.url}/games/1")
+            page.locator("[data-chart-box] svg polyline").wait_for(timeout=60_000)
+            page.evaluate("scrollTo(0, 0)")
+            page.wait_for_timeout(400)
+            page.screenshot(path=str(DOCS / f"review-{name}.png"))
+            page.context.close()
         browser.close()
+
+
+class Played:
+    """An Ultimate table of two browser contexts, played through the API."""
+
+    def __init__(
+        self, host: BrowserContext, guest: BrowserContext, base: str, **body: object
+    ) -> None:
+        self.base = base
+        self.host = host
+        table = host.request.post(base + "/api/tables", data={"variant": "ultimate", **body}).json()
+        seat = guest.request.post(f"{base}/api/tables/{table['id']}/seats").json()
+        self.id, self.url = table["id"], table["url"]
+        self.tokens = {table["seat"]: table["token"], seat["seat"]: seat["token"]}
+        self.storage = {table["seat"]: host.storage_state(), seat["seat"]: guest.storage_state()}
+
+    def state(self) -> dict[str, Any]:
+        state: dict[str, Any] = self.host.request.get(f"{self.base}/api/tables/{self.id}").json()
+        return state
+
+    def mover(self) -> str:
+        return str(self.state()["turn"])
+
+    def waiting(self) -> str:
+        return "o" if self.mover() == "x" else "x"
+
+    def play(self, moves: int, seed: int) -> None:
+        rng = random.Random(seed)
+        state = self.state()
+        for _ in range(moves):
+            if state["result"] is not None:
+                return
+            state = self.host.request.post(
+                f"{self.base}/api/tables/{self.id}/moves",
+                data={"move": rng.choice(state["legal_moves"])},
+                headers={"Authorization": f"Bearer {self.tokens[state['turn']]}"},
+            ).json()
+
+    def act(self, mark: str, what: str) -> None:
+        bearer = {"Authorization": f"Bearer {self.tokens[mark]}"}
+        self.host.request.post(f"{self.base}/api/tables/{self.id}/{what}", headers=bearer)
+
+    def page_of(self, mark: str, browser: Browser, options: dict[str, Any]) -> Page:
+        context = browser.new_context(storage_state=self.storage[mark], **options)  # type: ignore[arg-type]
+        page = context.new_page()
+        page.goto(self.url)
+        return page
 
 
 if __name__ == "__main__":

@@ -11,8 +11,9 @@ step is stored with the reply that beats it, which is the proof that it fails
 (tests/server/learning/test_puzzle_proofs.py re-checks it).
 
     nice -n 19 uv run --frozen python training/mine_puzzles.py --seed 23 --count 1200 \\
-        --max-win-in 4 --min-wrong-win-in-1 2 --out src/tictactoe/server/learning/puzzles.jsonl
-    # also from stored games: --records FILE (one Ultimate record a line, e.g. "e5 e4 d6 …")
+        --out src/tictactoe/server/learning/puzzles.jsonl   # the shipped puzzles, byte for byte
+    # also from stored games: --records FILE (one Ultimate record a line, e.g. "e5 e4 d6 …"),
+    # or --database URL (the site's database: its finished Ultimate games, oldest first)
 """
 
 from __future__ import annotations
@@ -35,7 +36,8 @@ from tictactoe.engine.forced_win import WIN, after, legal_cells, mover_won, wins
 from tictactoe.engine.position import ultimate_cell_name, ultimate_state
 
 # A puzzle offers at least this many wrong first moves (else it is no question); a win in one
-# move, `--min-wrong-win-in-1` (finding the one cell among few is no puzzle).
+# move, `--min-wrong-win-in-1`. (`--max-win-in 5 --min-wrong-win-in-1 5` gives harder puzzles, but
+# their exhaustive re-proof in the tests takes about five times as long.)
 MIN_WRONG_MOVES = 2
 BUDGET = 400_000
 
@@ -192,8 +194,8 @@ class Limits:
     """Which positions make puzzles: wins in at most `max_win_in`, and a win in one only with at
     least `min_wrong_win_in_1` wrong first moves."""
 
-    max_win_in: int = 5
-    min_wrong_win_in_1: int = 5
+    max_win_in: int = 4
+    min_wrong_win_in_1: int = 2
 
 
 def puzzles_of(
@@ -246,6 +248,7 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=1200, help="stop after this many puzzles")
     parser.add_argument("--iterations", type=int, default=600, help="search iterations a move")
     parser.add_argument("--records", type=Path, help="stored games, one record a line")
+    parser.add_argument("--database", help="the site's database URL, for its finished games")
     parser.add_argument("--max-win-in", type=int, default=Limits.max_win_in)
     parser.add_argument("--min-wrong-win-in-1", type=int, default=Limits.min_wrong_win_in_1)
     parser.add_argument("--out", type=Path, required=True)
@@ -260,6 +263,9 @@ def main() -> None:
         for number, text in enumerate(args.records.read_text().splitlines(), start=1):
             if text.strip():
                 games.append((_cells(text), f"{args.records.name} game {number}"))
+    if args.database:
+        for number, text in enumerate(stored_records(args.database), start=1):
+            games.append((_cells(text), f"stored game {number}"))
     for cells, source in games:
         puzzles.extend(puzzles_of(cells, source, seen, limits))
     game_number = 0
@@ -278,6 +284,22 @@ def main() -> None:
         if game_number % 20 == 0:
             _write(args.out, puzzles)
     _write(args.out, puzzles[: args.count])
+
+
+def stored_records(url: str) -> list[str]:
+    """The records of the finished Ultimate games kept in the site's database (from the start
+    position), oldest first."""
+    import sqlalchemy as sa
+
+    from tictactoe.server.storage.schema import games
+
+    query = (
+        sa.select(games.c.record)
+        .where(games.c.variant == "ultimate", games.c.start_position.is_(None))
+        .order_by(games.c.ended_at, games.c.table_id, games.c.game_number)
+    )
+    with sa.create_engine(url).connect() as connection:
+        return [row.record for row in connection.execute(query) if row.record]
 
 
 def _cells(record: str) -> list[int]:

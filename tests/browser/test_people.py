@@ -33,11 +33,13 @@ def test_two_players_see_each_others_names_as_text(new_context: NewContext) -> N
     guest.locator("[data-name-form] button[type=submit]").click()
     host_mark = host.locator("[data-board]").get_attribute("data-seat")
     guest_mark = "o" if host_mark == "x" else "x"
-    for page in (host, guest):
-        expect(page.locator(f"[data-player={host_mark}] [data-player-name]")).to_have_text(
-            "Ana María"
-        )
-        expect(page.locator(f"[data-player={guest_mark}] [data-player-name]")).to_have_text("Νίκος")
+    # Each sees their own name with "(you)" by it.
+    for page, ana, nikos in (
+        (host, "Ana María (you)", "Νίκος"),
+        (guest, "Ana María", "Νίκος (you)"),
+    ):
+        expect(page.locator(f"[data-player={host_mark}] [data-player-name]")).to_have_text(ana)
+        expect(page.locator(f"[data-player={guest_mark}] [data-player-name]")).to_have_text(nikos)
     assert host.locator("[data-players] b, [data-player] b").count() == 0
     # The browser offers its name again at its next table.
     again = create_table(host.context, variant="standard")
@@ -95,7 +97,7 @@ def test_a_draw_offered_and_accepted(new_context: NewContext) -> None:
     host.locator("[data-board] button[data-move=e5]").click()
     expect(guest.locator("[data-draw]")).to_be_visible()
     guest.locator("[data-draw]").click()
-    expect(host.locator("[data-status]")).to_contain_text("draw")
+    expect(host.locator("[data-draw-prompt]")).to_contain_text("draw")
     host.locator("[data-draw]").click()
     for page in (host, guest):
         expect(page.locator("[data-board]")).to_have_attribute("data-result", "draw")

@@ -94,7 +94,14 @@ def in_view(page: Page, selector: str) -> None:
     expect(element).to_be_visible()
     box = element.bounding_box()
     assert box is not None
-    inner = page.evaluate("() => [innerWidth, innerHeight]")
+    # The bottom edge of what may be seen: the screen's, or the fixed thumb bar's top over it.
+    inner = element.evaluate(
+        """el => {
+          const bar = document.querySelector("[data-thumb-bar]");
+          const fixed = bar && getComputedStyle(bar).position === "fixed" && !bar.contains(el);
+          return [innerWidth, fixed ? bar.getBoundingClientRect().top : innerHeight];
+        }"""
+    )
     assert box["y"] >= 0 and box["y"] + box["height"] <= inner[1], f"{selector} at {box}, {inner}"
     assert box["x"] >= 0 and box["x"] + box["width"] <= inner[0], f"{selector} at {box}, {inner}"
 

@@ -61,8 +61,10 @@ def test_a_move_made_while_the_database_is_unreachable_says_so_and_lands_once_it
     try:
         blocker.execute("BEGIN IMMEDIATE")
         alice.locator(centre).click()
-        expect(alice.locator("[data-connection]")).to_have_text(DATABASE_DOWN, timeout=20_000)
-        expect(alice.locator(centre)).to_have_text("")
+        expect(alice.locator("[data-connection-note]")).to_have_text(DATABASE_DOWN, timeout=20_000)
+        # Drawn at once, but pending: faint until the server has it.
+        expect(alice.locator(centre)).to_have_text("X")
+        expect(alice.locator(centre)).to_have_class(re.compile(r"\bpending\b"))
         expect(alice.locator("[data-board] button[data-move]:enabled")).to_have_count(0)
         assert moves_of(bob) == []
     finally:
@@ -72,7 +74,7 @@ def test_a_move_made_while_the_database_is_unreachable_says_so_and_lands_once_it
     # The page sends the same move again by itself; it lands once, and the game goes on.
     expect(bob.locator(centre)).to_have_text("X", timeout=20_000)
     expect(alice.locator(centre)).to_have_text("X")
-    expect(alice.locator("[data-connection]")).to_be_hidden()
+    expect(alice.locator("[data-connection-note]")).to_be_hidden()
     expect(alice.locator("[data-board]")).to_have_attribute("data-turn", "o")
     bob.locator("[data-board] button[data-move='a1']").click()
     expect(alice.locator("[data-move='a1']")).to_have_text("O")
@@ -109,12 +111,12 @@ def test_a_socket_closed_to_try_again_later_says_the_database_is_unreachable_and
     # What the server does when it cannot load the table: a 503 frame, then close 1013.
     routes[-1].send(json.dumps({"type": "error", "status": 503, "message": "unreachable"}))
     routes[-1].close(code=1013, reason="try again later")
-    expect(bob.locator("[data-connection]")).to_have_text(DATABASE_DOWN)
+    expect(bob.locator("[data-connection-note]")).to_have_text(DATABASE_DOWN)
     expect(bob.locator("[data-error]")).to_be_hidden()
     alice.locator("[data-board] button[data-move='b2']").click()
     down["now"] = False
     expect(bob.locator("[data-move='b2']")).to_have_text("X", timeout=20_000)
-    expect(bob.locator("[data-connection]")).to_be_hidden()
+    expect(bob.locator("[data-connection-note]")).to_be_hidden()
 
 
 def test_too_many_moves_and_too_many_reactions_are_told_apart(new_context: NewContext) -> None:
@@ -128,7 +130,13 @@ def test_too_many_moves_and_too_many_reactions_are_told_apart(new_context: NewCo
         def from_page(message: str | bytes) -> None:
             # The server's per-address move limit, answered as the rate-limit middleware does.
             if flooded["now"] and '"move"' in str(message):
-                frame = {"type": "error", "status": 429, "message": "too many messages: wait 1 s"}
+                frame = {
+                    "type": "error",
+                    "id": json.loads(message)["id"],  # the answer echoes the message's id
+                    "status": 429,
+                    "reason": "rate-limited",
+                    "message": "too many messages: wait 1 s",
+                }
                 socket.send(json.dumps({**frame, "retry_after": 1.0}))
             else:
                 server.send(message)

@@ -272,7 +272,7 @@ def test_a_dropped_connection_reconnects_and_catches_up_on_missed_moves(
     cut_off["now"] = True
     connections = len(routes)
     routes[-1].close()
-    expect(bob.locator("[data-connection]")).to_contain_text("reconnecting")
+    expect(bob.locator("[data-connection-note]")).to_contain_text("reconnecting")
     alice.locator("[data-board] button[data-move='b5']").click()
     expect(alice.locator("[data-board]")).to_have_attribute("data-turn", "o")
     for _ in range(100):  # the back-off's first retry comes within a second
@@ -285,7 +285,7 @@ def test_a_dropped_connection_reconnects_and_catches_up_on_missed_moves(
     cut_off["now"] = False
     routes[-1].close()
     expect(bob.locator("[data-move='b5']")).to_have_text("X")
-    expect(bob.locator("[data-connection]")).to_be_hidden()
+    expect(bob.locator("[data-connection-note]")).to_be_hidden()
     expect(bob.locator("[data-board]")).to_have_attribute("data-turn", "o")
     legal = table_of(bob, alice.url.rsplit("/", 1)[1])["legal_moves"]
     expect(bob.locator("[data-board] button[data-move]:enabled")).to_have_count(len(legal))

@@ -141,5 +141,6 @@ async def test_idle_tables_leave_memory_beyond_the_cap_and_come_back_from_storag
     assert await tables.get(watched.id) is watched
     evicted = created[0][0]
     assert evicted.id not in tables._open
+    assert tables.evicted == 12 - tables.open_count  # counted, for the garbage sweeper
     again = await tables.get(evicted.id)
     assert again is not None and again is not evicted and again.record == evicted.record

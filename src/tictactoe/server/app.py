@@ -78,7 +78,11 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] = ti
         # Scale-out: sockets catch up from the database when Redis may have dropped frames.
         app.state.hub = Hub(pubsub, resync=tables.latest_envelope if tables.shared else None)
         hub = app.state.hub
-        sweeper = CycleSweeper(lambda: hub.connection_count, lambda: hub.closed_sockets)
+        # Closed sockets and evicted tables (a table and its side jobs refer to each other):
+        # what leaves long-lived cycles behind.
+        sweeper = CycleSweeper(
+            lambda: hub.connection_count, lambda: hub.closed_sockets + tables.evicted
+        )
         background = [
             asyncio.ensure_future(_update_gauges(app)),
             asyncio.ensure_future(hub.poll_while_the_bus_is_down()),

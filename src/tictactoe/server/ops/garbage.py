@@ -9,8 +9,9 @@ game, which live until the next move, get there: so every few minutes a move pai
 nothing counted in allocations starts a full collection. What a full collection is for is
 cycles among objects that lived long and then died together, and in this server that is what a
 closed socket leaves (its protocol, transport, tasks and frames: ~25 objects a socket, counted
-with gc): `CycleSweeper` runs one once a quarter as many sockets as were open at the last one
-have closed since, so memory stays bounded by the same rule Python uses, counted in what
+with gc), and a table dropped from memory (it and its side jobs refer to each other):
+`CycleSweeper` runs one once a quarter as many sockets as were open at the last one have closed
+(or tables gone) since, so memory stays bounded by the same rule Python uses, counted in what
 actually makes garbage. Cycles that die young (a refused move's exception and traceback) are
 still found by the young collections, which stay on.
 """

@@ -1,16 +1,16 @@
 // The table page: draws the table the server sends over the WebSocket and reports clicks. It has
 // no rules of its own: legal moves, where a move sends the opponent, won boards and winning lines
 // all come from the server.
-import { Board, other, smallBoardOf } from "./board.js";
+import { Board, other, smallBoardOf, whereToPlay } from "./board.js";
 import { RovingFocus, input } from "./board_keys.js";
 import { t } from "./strings.js";
 import { Actions } from "./table_actions.js";
 import { Connection } from "./table_connection.js";
 import { Company } from "./table_company.js";
-import { Clocks, renderPlayers } from "./table_people.js";
+import { Clocks, renderPlayers, renderStrips } from "./table_people.js";
 import {
-  computerThinking, errorText, isOver, isPlayerSeat, moveText, outcome, pendingText, settingsText, statusText,
-  waitingText,
+  computerThinking, errorText, freeSeat, isOver, isPlayerSeat, moveText, outcome, pendingText, settingsText,
+  statusText, waitingText,
 } from "./table_text.js";
 
 const page = document.querySelector("[data-table-page]");
@@ -20,10 +20,11 @@ const statusEl = page.querySelector("[data-status]");
 const barEl = page.querySelector("[data-play-bar]");
 const noticeEl = page.querySelector("[data-notice]");
 const hintEl = page.querySelector("[data-hint]");
-const connectionEl = page.querySelector("[data-connection]");
+const connectionEl = page.querySelector("[data-connection-note]");
 const errorEl = page.querySelector("[data-error]");
 const announcer = page.querySelector("[data-announcer]");
 const settingsEl = page.querySelector("[data-settings]");
+const watchingEl = page.querySelector("[data-watching]");
 const myMember = page.dataset.member === "" ? null : Number(page.dataset.member);
 const baseTitle = document.title;
 
@@ -33,7 +34,7 @@ let canClaim = false; // whether the server says this viewer may claim the win n
 let wasMyTurn = false;
 
 const connection = new Connection(tableId, {
-  table: (next, told) => accept(next, told),
+  table: (next, told) => deliver(next, told),
   reaction: (message) => actions.showReaction(message),
   error: (message, aboutDatabase) => {
     if (message.status === 503 && aboutDatabase) showDatabaseDown();
@@ -112,22 +113,45 @@ function react(events, next) {
 
 // ---- drawing ------------------------------------------------------------------------------------
 
+// A friend's table plays once both seats are taken: until then the link to send lies over the board.
+const waitingForFriend = (tbl) => tbl.opponent === "friend" && !tbl.teams && Boolean(freeSeat(tbl)) && !isOver(tbl);
+
 function render(tbl) {
   const myTurn = !isOver(tbl) && isPlayerSeat(seat) && tbl.turn === seat;
-  const canPlay = myTurn && !connection.outgoing && connection.connected;
+  const canPlay = myTurn && !connection.outgoing && connection.connected && !waitingForFriend(tbl);
   board.render(tbl, { legal: canPlay ? tbl.legal_moves : [] });
+  // Your mark at once, drawn pending until the server has it.
+  const pending = connection.outgoing && board.cells.get(connection.outgoing.move);
+  if (pending) {
+    pending.textContent = seat.toUpperCase();
+    pending.dataset.mark = seat;
+    pending.classList.add("pending");
+  }
+  for (const cell of boardEl.querySelectorAll(".cell.pending")) {
+    if (cell !== pending) cell.classList.remove("pending");
+  }
+  boardEl.dataset.connection = connection.connected ? "open" : "reconnecting";
+  page.classList.toggle("reconnecting", !connection.connected);
   boardEl.dataset.seat = seat;
   boardEl.classList.toggle("my-turn", myTurn);
+  // Whose turn, on the board itself: the playable frame in the mover's colour, muted while the
+  // opponent thinks (the stylesheet's .their-turn).
+  boardEl.classList.toggle("their-turn", !isOver(tbl) && isPlayerSeat(seat) && tbl.opponent !== "here" && !myTurn);
   keys.update();
-  const extra = waitingText(tbl, seat) || pendingText(tbl, seat);
-  statusEl.textContent = extra ? `${statusText(tbl, seat)} · ${extra}` : statusText(tbl, seat);
+  const extra = pendingText(tbl, seat);
+  statusEl.textContent = !connection.connected && !isOver(tbl) ? t("Reconnecting…")
+    : waitingForFriend(tbl) ? waitingText(tbl, seat)
+    : extra ? `${statusText(tbl, seat)} · ${extra}` : statusText(tbl, seat);
   barEl.dataset.outcome = outcome(tbl, seat);
   statusEl.classList.toggle("thinking", computerThinking(tbl));
   renderPlayers(page, tbl, seat, myMember);
+  renderStrips(page, tbl, seat);
   actions.render(tbl, seat, connection.connected, canClaim);
   company.render(tbl, seat);
   clocks.render();
   settingsEl.textContent = settingsText(tbl);
+  watchingEl.hidden = seat !== "spectator";
+  revealBar();
   if (document.hidden && myTurn && !wasMyTurn) document.title = `● ${t("Your move")} · ${baseTitle}`;
   wasMyTurn = myTurn;
   // For the page's other parts (hints.js): the table as drawn, and whose turn it is here.
@@ -150,12 +174,33 @@ function announce(text) {
 let noticeTimer = null;
 function notice(text) {
   noticeEl.textContent = text;
+  revealBar();
   clearTimeout(noticeTimer);
-  noticeTimer = setTimeout(() => { noticeEl.textContent = ""; }, 6000);
+  noticeTimer = setTimeout(clearNotice, 6000);
+}
+
+function clearNotice() {
+  clearTimeout(noticeTimer);
+  noticeEl.textContent = "";
 }
 
 function showDatabaseDown() {
   connectionEl.textContent = t("The server cannot reach its database: retrying…");
+}
+
+// The computer's reply is shown at least MIN_THINK ms after its turn began, with the thinking
+// sign meanwhile: an instant reply is easy to miss. Frames keep their order while one waits.
+const MIN_THINK = 700;
+let computerTurnSince = null;
+let held = Promise.resolve();
+function deliver(next, told) {
+  held = held.then(() => {
+    const computerMoved = table && computerThinking(table) && next.game === table.game
+      && next.moves.length > table.moves.length;
+    const wait = computerMoved && computerTurnSince !== null ? MIN_THINK - (performance.now() - computerTurnSince) : 0;
+    if (wait <= 0) return accept(next, told);
+    return new Promise((done) => setTimeout(() => { accept(next, told); done(); }, wait));
+  });
 }
 
 // A table from the server: `seat` (null: unchanged, after a move), `canClaim`, and the `events`
@@ -174,13 +219,88 @@ function accept(next, { seat: told = null, canClaim: claimable = false, events =
   const still = outgoing && next.version === outgoing.version && next.turn === seat
     && !isOver(next) && next.legal_moves.includes(outgoing.move);
   if (!still) connection.dropOutgoing();
+  else if (outgoing.unsure) {
+    // Back after a drop and the move has not landed: send it again (for the same version).
+    outgoing.unsure = false;
+    connection.send({ type: "move", move: outgoing.move, version: outgoing.version });
+  }
   if (!connection.outgoing && connection.databaseDown) {
     connection.databaseDown = false;
     connectionEl.textContent = "";
   }
   render(next);
+  computerTurnSince = computerThinking(next) ? (computerThinking(previous ?? {}) ? computerTurnSince : performance.now()) : null;
+  answers(previous, next);
+  arrivals(previous, next);
   react(events, next);
 }
+
+// Something new to answer or read in the bar (a question, the rematch, the claim, a notice): on a
+// small screen the page scrolls just enough to show it above the thumb bar.
+let barShown = "";
+function revealBar() {
+  const shown = [...barEl.querySelectorAll(".prompt, [data-rematch], [data-claim], [data-claim-countdown], [data-notice]")]
+    .filter((el) => !el.hidden && el.textContent.trim()).map((el) => el.className).join();
+  if (shown && shown !== barShown) barEl.scrollIntoView({ block: "nearest" });
+  barShown = shown;
+}
+
+// The moments of arriving: the opponent taking the free seat (a sound, the tab's title, a line for
+// screen readers), your mark in a new game, and a visitor at a full table told they watch.
+function arrivals(previous, next) {
+  if (!previous) {
+    if (seat === "spectator" && !freeSeat(next) && next.opponent === "friend") notice(t("You are watching this table."));
+    return;
+  }
+  if (!isPlayerSeat(seat) || next.opponent !== "friend") return;
+  if (freeSeat(previous) && !freeSeat(next) && !next.teams) {
+    const yours = next.turn === seat && !isOver(next);
+    company.sounds.play("turn");
+    notice(t("Your opponent is here."));
+    announce(yours ? t("Your opponent is here: your move") : t("Your opponent is here."));
+    if (document.hidden) document.title = `● ${yours ? t("Your opponent is here: your move") : t("Your opponent is here.")} · ${baseTitle}`;
+  }
+  if (next.game !== previous.game) {
+    notice(t("You play {mark} this game.", { mark: seat.toUpperCase() }));
+  }
+}
+
+// The answers to this player's questions, shown in the bar where they look.
+function answers(previous, next) {
+  if (!previous || !isPlayerSeat(seat) || next.game !== previous.game) return;
+  const asked = previous.takeback_asked_by === seat;
+  if (next.takeback_asked_by === seat && !asked) clearNotice(); // a new question: the old answer goes
+  // (A decline comes as its event: see react.)
+  if (asked && next.moves.length < previous.moves.length) notice(t("Move taken back."));
+  const played = next.moves.length > previous.moves.length;
+  if (played && previous.draw_offer === seat && next.draw_offer === null && !isOver(next)) {
+    notice(t("Your opponent played on: your draw offer lapsed."));
+  }
+  else if (asked && next.takeback_asked_by === null && next.moves.length > previous.moves.length) {
+    notice(t("Your opponent played on: your takeback request lapsed."));
+  }
+}
+
+// A tap on a cell that cannot be played says why, and where to play instead.
+boardEl.addEventListener("pointerup", (event) => {
+  const cell = event.target.closest?.("button[data-move]");
+  if (!cell || !cell.disabled || !table || isOver(table) || !isPlayerSeat(seat)) return;
+  if (table.opponent === "computer" && table.turn !== seat) return; // the thinking sign says it
+  if (waitingForFriend(table)) return;
+  let text;
+  if (!connection.connected) text = t("Reconnecting…");
+  else if (table.turn !== seat) text = t("Your opponent's move");
+  else if (cell.dataset.mark) text = t("That cell is taken.");
+  else if (table.variant === "ultimate") {
+    text = t("{status} — {where}", { status: t("Not this cell"), where: whereToPlay(table) });
+    for (const small of boardEl.querySelectorAll(".small-board.playable")) {
+      small.classList.remove("pulse");
+      void small.offsetWidth;
+      small.classList.add("pulse");
+    }
+  }
+  if (text) notice(text);
+});
 
 // ---- playing ------------------------------------------------------------------------------------
 

@@ -15,7 +15,8 @@ export class Actions {
       shareCard: $("[data-share-card]"), shareLink: $("[data-share-link]"), reactions: $("[data-reactions]"),
       reactionShown: $("[data-reaction-shown]"), takeback: $("[data-takeback]"), takebackPrompt: $("[data-takeback-prompt]"),
       review: $("[data-review-link]"), countdown: $("[data-claim-countdown]"), layout: $(".table-layout"),
-      shareLater: $("[data-share-later]"),
+      shareLater: $("[data-share-later]"), boardWrap: $("[data-board-wrap]"),
+      looking: $("[data-looking]"), invite: $("[data-invite]"),
     };
     this.tableId = tableId;
     this.claimAfter = Number(page.dataset.claimAfter) || 60;
@@ -61,7 +62,7 @@ export class Actions {
     const teamsOpen = tbl.teams && !over;
     els.join.hidden = !(seat === "spectator" && (free || teamsOpen) && tbl.opponent !== "computer");
     els.join.textContent = tbl.teams && !free ? t("Join a team") : t("Take the free seat");
-    els.resign.hidden = !(player && !over);
+    els.resign.hidden = !(player && !over && !free);
     els.rematch.hidden = !(player && over);
     els.review.hidden = !over;
     els.review.href = `/t/${encodeURIComponent(this.tableId)}/games/${tbl.game}`;
@@ -74,17 +75,26 @@ export class Actions {
     // The link comes first while the friend's seat is free; then it moves beside the players.
     const waiting = player && free && tbl.opponent !== "computer" && !over;
     els.shareCard.hidden = !player || tbl.opponent === "computer" || tbl.opponent === "here";
-    const spot = waiting ? els.layout : els.shareLater;
-    if (els.shareCard.nextElementSibling !== spot) spot.before(els.shareCard);
-    els.reactions.hidden = !player;
+    // While waiting it lies over the board (nobody can play yet), so the board does not jump
+    // when the friend arrives and the card goes.
+    if (waiting && els.shareCard.parentElement !== els.boardWrap) els.boardWrap.append(els.shareCard);
+    if (!waiting && els.shareCard.nextElementSibling !== els.shareLater) els.shareLater.before(els.shareCard);
+    els.shareCard.classList.toggle("over-board", waiting);
+    // An open table (Play someone now, or listed for anyone): nobody to send a link to; say that
+    // a stranger is being looked for, with a way out.
+    const looking = waiting && Boolean(tbl.public);
+    els.looking.hidden = !looking;
+    els.invite.hidden = looking;
+    els.reactions.hidden = !player || tbl.opponent === "computer" || tbl.opponent === "here";
     for (const button of els.reactions.querySelectorAll("button")) button.disabled = !connected;
     const open = tbl.takebacks && player && !over;
     const asked = tbl.takeback_asked_by;
     els.takeback.hidden = !open || asked === other(seat);
     els.takebackPrompt.hidden = !open || asked !== other(seat);
     els.takeback.disabled = !connected || asked === seat || !hasMyMove(tbl, seat);
-    els.takeback.textContent = asked === seat ? t("Takeback asked: waiting for your opponent")
-      : t("Ask to take back your move");
+    const label = asked === seat ? t("Takeback asked: waiting for your opponent") : t("Ask to take back your move");
+    els.takeback.title = label;
+    els.takeback.setAttribute("aria-label", label);
     if (tbl.url && els.shareLink.value !== tbl.url) els.shareLink.value = tbl.url;
     this.trackAway(tbl, seat, player && !over);
     this.latest = { tbl, player, over, canClaim };
@@ -108,10 +118,11 @@ export class Actions {
     const claimable = Boolean(tbl && player && !over && canClaim);
     els.claim.hidden = !claimable;
     els.countdown.hidden = !claimable && !this.away;
-    if (claimable) els.countdown.textContent = t("Your opponent left. You can claim the win now.");
+    // "Disconnected", not "left": most often it is a network blip, and they may well be back.
+    if (claimable) els.countdown.textContent = t("Your opponent is disconnected. You can claim the win now.");
     else if (this.away) {
       const left = Math.max(1, Math.ceil(this.claimAfter - (performance.now() - this.away.at) / 1000));
-      els.countdown.textContent = t("Your opponent left. You can claim the win in {seconds} s.", { seconds: left });
+      els.countdown.textContent = t("Your opponent is disconnected. You can claim the win in {seconds} s.", { seconds: left });
     }
   }
 

@@ -18,6 +18,7 @@ export class Company {
     this.codeEl = page.querySelector("[data-code]");
     this.drawButton = page.querySelector("[data-draw]");
     this.drawSlot = page.querySelector("[data-draw-slot]");
+    this.drawPrompt = page.querySelector("[data-draw-prompt]");
     this.sounds = new Sounds(page.querySelector("[data-sound]"));
     this.lowWarned = null;
     this.form?.addEventListener("submit", (event) => {
@@ -29,6 +30,8 @@ export class Company {
       if (this.send(message)) localStorage.setItem(NAME_KEY, name);
     });
     this.drawButton?.addEventListener("click", () => this.send({ type: "draw" }));
+    page.querySelector("[data-draw-accept]")?.addEventListener("click", () => this.send({ type: "draw" }));
+    page.querySelector("[data-draw-decline]")?.addEventListener("click", () => this.send({ type: "decline-draw" }));
   }
 
   render(tbl, seat) {
@@ -53,13 +56,14 @@ export class Company {
     if (!this.drawButton) return;
     const player = isPlayerSeat(seat);
     const seated = tbl.seats?.x?.taken && tbl.seats?.o?.taken;
-    const live = player && seated && !isOver(tbl) && tbl.moves.length > 0;
+    // No draw offers to the computer: it plays on, as a person would be asked to.
+    const live = player && seated && !isOver(tbl) && tbl.moves.length > 0 && tbl.opponent !== "computer";
     this.drawSlot.hidden = !live;
     const offer = tbl.draw_offer;
     const mineOffered = offer === seat && tbl.opponent !== "here";
     this.drawButton.disabled = mineOffered;
-    this.drawButton.textContent = mineOffered ? t("Draw offered: waiting for your opponent")
-      : offer && offer !== seat ? t("Accept the draw") : t("Offer a draw");
+    this.drawButton.textContent = offer && offer !== seat ? t("Accept the draw") : t("Offer a draw");
+    if (this.drawPrompt) this.drawPrompt.hidden = !(live && offer && offer !== seat && tbl.opponent !== "here");
     this.drawButton.classList.toggle("primary", Boolean(offer) && offer !== seat);
   }
 

@@ -2,6 +2,11 @@
 // sends commands (each with an `id` that the server's answer echoes), and keeps a move refused
 // with 503 (no database) to resend until it lands; the same version lands once. The messages are
 // listed at /docs.
+// A bad network is noticed at once: the browser's `offline` shows "Reconnecting…", its `online`
+// reconnects without waiting for the backoff, and a ping every few seconds finds a socket that
+// died without closing (a tunnel, a changed network).
+const PING_EVERY = 3000; // ms between pings while the page is shown
+const DEAD_AFTER = 6000; // ms without a word from the server: the socket is dead
 export class Connection {
   // `on` has table(table, {seat, canClaim, events}), reaction(message), error(message,
   // aboutDatabase), open(), lost(databaseDown) and refused() (closed for good).
@@ -16,6 +21,10 @@ export class Connection {
     this.outgoing = null; // the move on its way {move, version, id, tries, timer}
     this.databaseDown = false;
     this.last = null; // the table as the server last sent it (moves follow it)
+    this.heardAt = 0; // when the server last sent anything
+    setInterval(() => this.checkAlive(), PING_EVERY);
+    window.addEventListener("offline", () => this.abandon());
+    window.addEventListener("online", () => this.abandon(true));
     window.addEventListener("pagehide", () => {
       this.stopped = true;
       this.socket?.close();
@@ -29,14 +38,20 @@ export class Connection {
   }
 
   connect() {
+    // Offline, a try can only fail: the browser's `online` event brings the next one.
+    if (navigator.onLine === false) return;
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
     const ws = new WebSocket(`${scheme}//${location.host}/api/tables/${encodeURIComponent(this.tableId)}/ws`);
     this.socket = ws;
     ws.addEventListener("open", () => {
+      if (this.socket !== ws) return;
       this.connected = true;
+      this.heardAt = performance.now();
       this.on.open();
     });
     ws.addEventListener("message", (event) => {
+      if (this.socket !== ws) return;
+      this.heardAt = performance.now();
       let message;
       try {
         message = JSON.parse(event.data);
@@ -57,8 +72,9 @@ export class Connection {
       if (this.socket !== ws) return;
       this.socket = null;
       this.connected = false;
-      // A move refused with 503 is still wanted; one merely in flight may have landed.
-      if (!this.outgoing?.tries) this.dropOutgoing();
+      // A move in flight may have landed or not: the table sent on reconnecting says, and it is
+      // sent again if it is still wanted (its version makes it land once at most).
+      if (this.outgoing) this.outgoing.unsure = true;
       // 4xxx: the server said this table is gone or refused us for good; don't hammer it.
       if (this.stopped || (event.code >= 4000 && event.code < 5000)) {
         if (!this.stopped) this.on.refused();
@@ -67,10 +83,40 @@ export class Connection {
       // 1013 "try again later" after a 503 frame: the database is down.
       if (!(event.code === 1013 && this.databaseDown)) this.databaseDown = false;
       this.on.lost(this.databaseDown);
-      const delay = Math.min(15000, 500 * 2 ** this.attempts) * (0.75 + Math.random() * 0.5);
-      this.attempts += 1;
-      setTimeout(() => this.connect(), delay);
+      this.retryLater();
     });
+  }
+
+  retryLater() {
+    clearTimeout(this.retryTimer);
+    const delay = Math.min(8000, 500 * 2 ** this.attempts) * (0.75 + Math.random() * 0.5);
+    this.attempts += 1;
+    this.retryTimer = setTimeout(() => this.connect(), delay);
+  }
+
+  // Leaves the current socket for dead (its events are ignored from now on) and, when `now`,
+  // connects again at once (the network is back); else after the backoff.
+  abandon(now = false) {
+    if (this.stopped) return;
+    const old = this.socket;
+    if (old) {
+      this.socket = null;
+      this.connected = false;
+      if (this.outgoing) this.outgoing.unsure = true;
+      try { old.close(); } catch { /* already closing */ }
+      this.on.lost(false);
+    } else if (!now) return;
+    if (now) {
+      clearTimeout(this.retryTimer);
+      this.attempts = 0;
+      this.connect();
+    } else this.retryLater();
+  }
+
+  checkAlive() {
+    if (!this.connected || !this.socket || document.hidden) return;
+    if (performance.now() - this.heardAt > DEAD_AFTER) this.abandon(true);
+    else this.socket.send(JSON.stringify({ type: "ping" }));
   }
 
   // After a move the server sends only what changed, for the version it follows. A gap (frames

@@ -16,7 +16,7 @@ export function renderPlayers(page, tbl, seat, myMember) {
     const row = page.querySelector(`[data-player="${mark}"]`);
     const info = tbl.seats?.[mark] ?? {};
     let name = t("Player {mark}", { mark: mark.toUpperCase() });
-    if (info.name) name = info.name;
+    if (info.name) name = mark === seat ? t("{name} (you)", { name: info.name }) : info.name;
     else if (tbl.teams) name = t("Team");
     else if (info.computer) name = tbl.level in LEVELS ? t("Computer · {level}", { level: t(LEVELS[tbl.level]) }) : t("Computer");
     else if (!info.taken) name = t("Free seat");
@@ -34,6 +34,25 @@ export function renderPlayers(page, tbl, seat, myMember) {
   }
   page.querySelector("[data-draws]").textContent = String(tbl.score?.draws ?? 0);
   page.querySelector("[data-game-number]").textContent = tbl.game > 1 ? `· ${t("Game {n}", { n: tbl.game })}` : "";
+}
+
+// The strips right above and below the board: the opponent above, you below (X below for a
+// spectator and at one device), each with their name, "(you)" by yours, and their clock.
+export function renderStrips(page, tbl, seat) {
+  const here = tbl.opponent === "here";
+  const mine = isPlayerSeat(seat) && !here ? seat : null;
+  page.querySelector("[data-board-column]").dataset.bottom = mine ?? "x";
+  for (const mark of ["x", "o"]) {
+    const strip = page.querySelector(`[data-strip="${mark}"]`);
+    const name = page.querySelector(`[data-player="${mark}"] [data-player-name]`).textContent;
+    const info = tbl.seats?.[mark] ?? {};
+    strip.querySelector("[data-strip-name]").textContent = name;
+    const presence = strip.querySelector("[data-strip-presence]");
+    const shown = info.taken && !info.computer;
+    presence.dataset.state = shown ? (info.connected ? "online" : "offline") : "";
+    presence.title = shown ? (info.connected ? t("online") : t("offline")) : "";
+    strip.classList.toggle("to-move", !isOver(tbl) && tbl.turn === mark);
+  }
 }
 
 function renderMembers(list, members, mine) {

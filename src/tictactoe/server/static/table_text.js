@@ -35,16 +35,19 @@ export function statusText(tbl, seat) {
     return how ? t("{result} — {how}", { result, how: t(how, { mark: upper(other(tbl.result)) }) }) : result;
   }
   const text = tbl.turn === seat ? t("Your move")
-    : computerThinking(tbl) ? t("The computer is thinking…") : t("{mark} to move", { mark: upper(tbl.turn) });
+    : computerThinking(tbl) ? t("The computer is thinking…")
+    : isPlayerSeat(seat) && !tbl.teams ? t("Your opponent's move") : t("{mark} to move", { mark: upper(tbl.turn) });
   return tbl.variant === "ultimate" ? t("{status} — {where}", { status: text, where: whereToPlay(tbl) }) : text;
 }
 
 // What is asked of this player right now, said after the status.
 export function pendingText(tbl, seat) {
+  // The opponent's questions are asked in their own one-line prompts; said here: what waits on
+  // the opponent's answer, and the rematch (its button is the answer).
   if (!isPlayerSeat(seat) || tbl.opponent === "here") return "";
-  if (!isOver(tbl) && tbl.draw_offer === other(seat)) return t("Your opponent offers a draw.");
   if (isOver(tbl) && tbl.rematch?.[other(seat)] && !tbl.rematch?.[seat]) return t("Your opponent asks for a rematch.");
-  if (!isOver(tbl) && tbl.takeback_asked_by === other(seat)) return t("Your opponent asks to take back their last move.");
+  if (!isOver(tbl) && tbl.takeback_asked_by === seat) return t("Takeback asked: waiting for your opponent");
+  if (!isOver(tbl) && tbl.draw_offer === seat) return t("Draw offered: waiting for your opponent");
   return "";
 }
 

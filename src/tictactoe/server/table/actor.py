@@ -268,7 +268,7 @@ class Table:
             else:
                 self.game = build_game(record)
             self._turn_since = self._clock()
-        self._envelope = None
+        self._envelope, self._table_text = None, ""
 
     async def _save(self, decision: Decision) -> None:
         """Commits the decided record over the version held here (`StaleVersionError` if that is not
@@ -309,7 +309,7 @@ class Table:
         seen = await self._presence.seen(self.id)
         if seen != self._attendance.seen:
             self._attendance.seen = seen
-            self._envelope = None
+            self._envelope, self._table_text = None, ""
             self._company_changed = True
 
     # -- presence --
@@ -349,12 +349,12 @@ class Table:
     async def _watchers_changed(self) -> None:
         if self._presence is not None:
             await self._presence.watching(self.id, self._attendance.spectators)
-        self._envelope = None
+        self._envelope, self._table_text = None, ""
         await self._look_around()
         await self._publish()
 
     async def _presence_changed(self) -> None:
-        self._envelope = None
+        self._envelope, self._table_text = None, ""
         await self._look_around()
         await self._publish()
         self.side_jobs.claim_frame()
@@ -363,13 +363,13 @@ class Table:
 
     async def _publish(self, events: tuple[Event, ...] = ()) -> None:
         """Publishes the whole table (every change but a move), with what the change did."""
-        envelope = self.envelope()
-        if events:
-            envelope = self._table_envelope(events)
+        cached = self.envelope()
+        envelope = self._table_envelope(events) if events else cached
         self._company_changed = False
         await self._pubsub.publish(channel_of(self.id), envelope)
-        if self._envelope is envelope:
-            self._envelope = None  # sent: an idle table keeps no copy of its ~3 KB frame
+        if self._envelope is cached:
+            # Sent: an idle table keeps no copy of its ~3 KB frame (nor of the table's JSON).
+            self._envelope, self._table_text = None, ""
 
     async def _publish_move(self, move: MoveRecord, before: TableRecord, events: Events) -> None:
         """Publishes a move as a small `moved` frame, the same bytes for every socket."""
@@ -415,7 +415,7 @@ class Table:
 
     async def publish_fresh(self) -> None:
         """Publishes the whole table afresh (e.g. once the win may be claimed)."""
-        self._envelope = None
+        self._envelope, self._table_text = None, ""
         await self._publish()
 
     def schedule_computer_move(self) -> None:

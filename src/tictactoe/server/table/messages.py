@@ -41,14 +41,22 @@ class MoveMessage(TypedDict):
 
 
 ActionType = Literal[
-    "resign", "rematch", "claim", "takeback", "accept-takeback", "decline-takeback", "draw"
+    "resign",
+    "rematch",
+    "claim",
+    "takeback",
+    "accept-takeback",
+    "decline-takeback",
+    "draw",
+    "decline-draw",
 ]
 
 
 class ActionMessage(TypedDict):
     """`resign`, `rematch` (ask for one, or accept), `claim` (the win, while the opponent is away
     on their turn), `takeback` (ask to undo your last move), `accept-takeback`,
-    `decline-takeback`, `draw` (offer a draw, or accept the opponent's offer): as the HTTP API."""
+    `decline-takeback`, `draw` (offer a draw, or accept the opponent's offer): as the HTTP API;
+    `decline-draw` turns the opponent's offer down."""
 
     __pydantic_config__ = _STRICT  # type: ignore[misc]
     type: ActionType

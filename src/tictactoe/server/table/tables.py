@@ -96,6 +96,7 @@ class Tables:
         self.computer = computer
         self._clock = clock
         self._open: dict[str, Table] = {}
+        self.evicted = 0  # tables dropped from memory, ever (what they leave: ops/garbage.py)
         # Public tables opened here: their creator's address (the lobby lists one per address).
         self._creators: dict[str, str] = {}
         self._public: set[str] = set()  # the ids of the public tables in memory
@@ -297,6 +298,7 @@ class Tables:
                 del self._open[table_id]
                 self._public.discard(table_id)
                 table.close()
+                self.evicted += 1
 
     async def latest_envelope(self, table_id: str) -> str | None:
         """The table's current frame envelope (in scale-out, `get` has just re-read it from

@@ -16,6 +16,7 @@ from tictactoe.server.ops.json_input import READ_JSON, UnreadableJSONError, read
 from tictactoe.server.storage import StorageUnavailableError
 from tictactoe.server.table.actor import Table
 from tictactoe.server.table.commands import (
+    AnswerDraw,
     AnswerTakeback,
     AskRematch,
     AskTakeback,
@@ -51,6 +52,7 @@ _ACTIONS: dict[str, Command] = {
     "accept-takeback": AnswerTakeback(accept=True),
     "decline-takeback": AnswerTakeback(accept=False),
     "draw": OfferDraw(),
+    "decline-draw": AnswerDraw(accept=False),
 }
 
 
