@@ -130,7 +130,13 @@ def test_too_many_moves_and_too_many_reactions_are_told_apart(new_context: NewCo
         def from_page(message: str | bytes) -> None:
             # The server's per-address move limit, answered as the rate-limit middleware does.
             if flooded["now"] and '"move"' in str(message):
-                frame = {"type": "error", "status": 429, "message": "too many messages: wait 1 s"}
+                frame = {
+                    "type": "error",
+                    "id": json.loads(message)["id"],  # the answer echoes the message's id
+                    "status": 429,
+                    "reason": "rate-limited",
+                    "message": "too many messages: wait 1 s",
+                }
                 socket.send(json.dumps({**frame, "retry_after": 1.0}))
             else:
                 server.send(message)

@@ -12,10 +12,10 @@ from tictactoe.server.settings import Settings
 from tictactoe.server.storage.memory import MemoryStorage
 from tictactoe.server.table.actor import channel_of
 from tictactoe.server.table.commands import PlayMove, Refused, TakeSeat
+from tictactoe.server.table.envelope import decode
 from tictactoe.server.table.seats import members
 from tictactoe.server.table.tables import TableOptions, Tables
 from tictactoe.server.table.tokens import hash_secret
-from tictactoe.server.table.view import decode_envelope
 from tictactoe.server.web.connections import Hub
 
 
@@ -65,7 +65,7 @@ async def test_a_refresh_during_a_save_waits_for_the_command() -> None:
     for _ in range(2):
         await asyncio.sleep(0)  # the move is saved now, not yet adopted
     await asyncio.gather(table.refresh(), move)
-    moved = [json.loads(decode_envelope(frame)[0]) for frame in frames]
+    moved = [json.loads(decode(frame).body) for frame in frames]
     moved = [frame for frame in moved if frame.get("type") == "moved"]
     assert [(frame["previous"], frame["version"]) for frame in moved] == [(before, before + 1)]
 
