@@ -140,7 +140,7 @@ function render(tbl) {
   keys.update();
   const extra = pendingText(tbl, seat);
   statusEl.textContent = !connection.connected && !isOver(tbl) ? t("Reconnecting…")
-    : waitingForFriend(tbl) ? waitingText(tbl, seat)
+    : waitingForFriend(tbl) ? `${statusText(tbl, seat)} · ${waitingText(tbl, seat)}`
     : extra ? `${statusText(tbl, seat)} · ${extra}` : statusText(tbl, seat);
   barEl.dataset.outcome = outcome(tbl, seat);
   statusEl.classList.toggle("thinking", computerThinking(tbl));
