@@ -90,7 +90,7 @@ function react(events, next) {
       spoken = moveText(next, event, seat);
       if (!player || event.mark !== seat) company.sounds.play("move");
     } else if (event.type === "game-over") {
-      spoken = statusText(next, seat);
+      spoken ??= statusText(next, seat); // after a move, its sentence already ends with the result
       company.sounds.play("end");
     } else if (event.type === "game-started") {
       // A rematch starts the new game where the players can see it.
