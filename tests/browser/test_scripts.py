@@ -29,9 +29,11 @@ CELL_PLACES = """() => {
 
 # Visible elements whose text is cut off: a box that hides what overflows it (overflow hidden or
 # clip, or an ellipsis) while its content is wider or taller than the box. Boxes that scroll are
-# left out (what they hold can be reached), and so are the visually hidden texts for screen readers.
+# left out (what they hold can be reached), and so are the visually hidden texts for screen readers
+# (by class, or a 1×1 box like the table's title on a phone).
 CLIPPED = """() => [...document.querySelectorAll("body *")]
   .filter((el) => el.checkVisibility() && !el.closest(".visually-hidden, .skip-link"))
+  .filter((el) => el.clientWidth > 1 || el.clientHeight > 1) // a 1×1 box: for screen readers only
   .filter((el) => el.textContent.trim() !== "")
   .filter((el) => !["INPUT", "SELECT", "TEXTAREA"].includes(el.tagName))
   .filter((el) => {

@@ -241,7 +241,13 @@ let barShown = "";
 function revealBar() {
   const shown = [...barEl.querySelectorAll(".prompt, [data-rematch], [data-claim], [data-claim-countdown], [data-notice]")]
     .filter((el) => !el.hidden && el.textContent.trim()).map((el) => el.className).join();
-  if (shown && shown !== barShown) barEl.scrollIntoView({ block: "nearest" });
+  if (shown && shown !== barShown) {
+    // The thumb bar's own height: its labels wrap to two lines in some languages (Japanese).
+    const thumbBar = document.querySelector("[data-thumb-bar]");
+    const fixed = thumbBar && getComputedStyle(thumbBar).position === "fixed";
+    barEl.style.scrollMarginBlockEnd = fixed ? `${thumbBar.getBoundingClientRect().height + 8}px` : "";
+    barEl.scrollIntoView({ block: "nearest" });
+  }
   barShown = shown;
 }
 
