@@ -126,15 +126,13 @@ def test_whose_turn_shows_on_the_board_and_a_wrong_tap_says_where_to_play(
     expect(guest.locator("[data-board]")).to_have_class("board ultimate my-turn")
     guest.locator("[data-board] [data-move=a1]").tap(force=True)
     expect(guest.locator("[data-notice]")).to_contain_text("must play in the centre board")
-    # The frame of where to play is O's colour for O, and muted on X's screen.
-    frames = [
-        page.locator(".small-board.playable").first.evaluate(
-            "el => getComputedStyle(el).backgroundColor"
-        )
-        for page in (guest, host)
-    ]
+    # The frame of where to play is O's colour for O, and muted on X's screen (read once the
+    # frame's 0.15 s colour transition has ended: to_have_css waits for it).
     o_colour = guest.evaluate("getComputedStyle(document.querySelector('.mark-o')).color")
-    assert frames[0] == o_colour and frames[1] != o_colour
+    expect(guest.locator(".small-board.playable").first).to_have_css("background-color", o_colour)
+    expect(host.locator(".small-board.playable").first).not_to_have_css(
+        "background-color", o_colour
+    )
 
 
 def test_a_move_made_offline_is_drawn_at_once_and_lands_within_3_s_of_the_network(
