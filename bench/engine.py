@@ -26,9 +26,10 @@ from tictactoe.engine import ultimate_kernel as uk
 from tictactoe.engine import ultimate_search as us
 from tictactoe.engine.fast_playout import fast_playout_batch
 from tictactoe.engine.perft import perft
-from tictactoe.engine.player import MAX_SETTINGS, MAX_VALUE_MIX, StandardSearch
+from tictactoe.engine.player import MAX_SETTINGS, MAX_VALUE_MIX
 from tictactoe.engine.position import ultimate_state
 from tictactoe.engine.progress import Progress
+from tictactoe.engine.standard_player import StandardSearch
 
 
 def playouts_per_second(seconds: float, policy: int) -> float:
