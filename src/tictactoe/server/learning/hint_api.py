@@ -16,8 +16,8 @@ from tictactoe import Game
 from tictactoe.server.learning.hints import reasons
 from tictactoe.server.table.commands import Refused
 from tictactoe.server.table.review import AnalysisBusyError
+from tictactoe.server.web.analyst import analyst_of, asker_of
 from tictactoe.server.web.api import error_responses
-from tictactoe.server.web.review_api import analyst_of
 from tictactoe.server.web.templating import request_language, templates_for
 
 log = logging.getLogger(__name__)
@@ -61,7 +61,7 @@ async def hint(body: HintBody, request: Request) -> JSONResponse:
         raise Refused(422, "the game is over: there is no move to hint", reason="game-over")
     try:
         evaluation = await analyst_of(request).position(
-            body.variant, game.size, game.line, game.position()
+            body.variant, game.size, game.line, game.position(), asker_of(request)
         )
     except AnalysisBusyError:
         raise Refused(503, "the computer is busy; ask again in a moment", "busy") from None

@@ -111,8 +111,9 @@ class ComputerPlayer:
         self._pool: ProcessPoolExecutor | None = None
         self._analysis_pool: ProcessPoolExecutor | None = None
         self.queue = FairQueue(workers)
-        # Draw judgements think beside analysis, never in front of a move at a table.
-        self.draw_queue = FairQueue(analysis_workers)
+        # Draw judgements think beside analysis (reviews, hints, the analysis board), never in
+        # front of a move at a table, and take turns with it in one fair line (`Analyst`).
+        self.analysis_queue = FairQueue(analysis_workers)
 
     @property
     def pool(self) -> ProcessPoolExecutor:
@@ -181,7 +182,7 @@ class ComputerPlayer:
         """Whether the position at the table is a proven draw (so the computer agrees to one)."""
         loop = asyncio.get_running_loop()
         try:
-            return await self.draw_queue.run(
+            return await self.analysis_queue.run(
                 table.id,
                 DRAW,
                 lambda: loop.run_in_executor(

@@ -16,7 +16,6 @@ from tictactoe.server.storage import GameRecord, TableRecord
 from tictactoe.server.table.commands import Refused
 from tictactoe.server.table.review import (
     AnalysisBusyError,
-    Analyst,
     GameKey,
     game_json,
     key_of_game,
@@ -26,6 +25,7 @@ from tictactoe.server.table.review import (
 )
 from tictactoe.server.table.tokens import hash_secret
 from tictactoe.server.table.view import table_url
+from tictactoe.server.web.analyst import analyst_of, asker_of
 from tictactoe.server.web.api import ErrorBody
 from tictactoe.server.web.identity import client_hash, site_base_url, tables_of
 
@@ -136,27 +136,6 @@ BUSY = "the computer is busy with other analyses; try again in a moment"
 
 def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
     return {status: {"model": ErrorBody} for status in statuses}
-
-
-def analyst_of(request: Request) -> Analyst:
-    """The site's analyst, made on first use; it thinks in the computer player's worker pool."""
-    state = request.app.state
-    analyst: Analyst | None = getattr(state, "analyst", None)
-    if analyst is None:
-        computer = tables_of(request).computer
-        if computer is None:
-            raise Refused(
-                503, "the computer player is not available on this server", "computer-unavailable"
-            )
-        # A worker that died takes the pool with it: closing it makes the next use start afresh.
-        settings = tables_of(request).settings
-        analyst = state.analyst = Analyst(
-            lambda: computer.analysis_pool,
-            on_broken=computer.close_analysis,
-            think_ms=settings.analysis_think_ms,
-            max_waiting=settings.analysis_queue,
-        )
-    return analyst
 
 
 async def table_games(request: Request, table_id: str) -> tuple[TableRecord, list[GameRecord]]:
@@ -300,7 +279,7 @@ async def analyse_game(table_id: str, number: int, request: Request) -> JSONResp
         )
     key = key_of_table(game) if isinstance(game, TableRecord) else key_of_game(game)
     try:
-        analysis = await analyst_of(request).analysis(key)
+        analysis = await analyst_of(request).analysis(key, f"table:{table_id}")
     except AnalysisBusyError:
         raise Refused(503, BUSY, "busy") from None
     except Exception as error:  # a worker process died, or the engine failed
@@ -345,7 +324,9 @@ async def evaluate_position(body: EvaluatePosition, request: Request) -> JSONRes
         raise Refused(422, str(error), "invalid-position") from None
     try:
         analyst = analyst_of(request)
-        evaluation = await analyst.position(body.variant, read["size"], read["line"], body.position)
+        evaluation = await analyst.position(
+            body.variant, read["size"], read["line"], body.position, asker_of(request)
+        )
     except AnalysisBusyError:
         raise Refused(503, BUSY, "busy") from None
     except Exception as error:  # a worker process died, or the engine failed
