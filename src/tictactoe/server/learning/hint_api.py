@@ -16,8 +16,8 @@ from tictactoe import Game
 from tictactoe.server.learning.hints import reasons
 from tictactoe.server.table.commands import Refused
 from tictactoe.server.table.review import AnalysisBusyError
-from tictactoe.server.web.api import error_responses
 from tictactoe.server.web.review_api import analyst_of
+from tictactoe.server.web.table_bodies import error_responses
 from tictactoe.server.web.templating import request_language, templates_for
 
 log = logging.getLogger(__name__)

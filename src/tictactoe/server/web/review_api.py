@@ -26,8 +26,8 @@ from tictactoe.server.table.review import (
 )
 from tictactoe.server.table.tokens import hash_secret
 from tictactoe.server.table.view import table_url
-from tictactoe.server.web.api import ErrorBody
 from tictactoe.server.web.identity import client_hash, site_base_url, tables_of
+from tictactoe.server.web.table_bodies import ErrorBody
 
 log = logging.getLogger(__name__)
 router = APIRouter(tags=["looking back"])
