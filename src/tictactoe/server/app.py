@@ -22,11 +22,13 @@ from starlette.exceptions import HTTPException
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import Scope
 
+from tictactoe.server.edge import health
+from tictactoe.server.edge.json_bodies import JSONBodyMiddleware
+from tictactoe.server.edge.socket_lane import TableSocketLane
 from tictactoe.server.learning import hint_api, puzzle_api
 from tictactoe.server.learning import pages as learning_pages
-from tictactoe.server.ops import health, metrics
+from tictactoe.server.ops import metrics
 from tictactoe.server.ops.garbage import CycleSweeper
-from tictactoe.server.ops.json_input import JSONBodyMiddleware
 from tictactoe.server.pubsub.backends import open_pubsub
 from tictactoe.server.pubsub.presence import SharedPresence
 from tictactoe.server.settings import Settings
@@ -46,9 +48,8 @@ from tictactoe.server.web import (
     share,
 )
 from tictactoe.server.web.connections import Hub
-from tictactoe.server.web.error_pages import error_page, wants_a_page
+from tictactoe.server.web.error_pages import cross_site_page, error_page, wants_a_page
 from tictactoe.server.web.identity import ClientCookieMiddleware
-from tictactoe.server.web.socket_lane import TableSocketLane
 
 log = logging.getLogger(__name__)
 STATIC_DIR = Path(__file__).resolve().parent / "static"
@@ -124,7 +125,8 @@ def create_app(
     )
     # Outermost last: proxy headers first (the client's real address and scheme), then the
     # browser protections, then the rate limits, then the identity cookie, then JSON bodies.
-    lane = TableSocketLane(app, settings)  # the table's WebSocket, past the rest of the stack
+    # The table's WebSocket, past the rest of the stack; a cross-site form refused as a page.
+    lane = TableSocketLane(app, settings, cross_site_page)
     app.add_middleware(JSONBodyMiddleware)
     app.add_middleware(ClientCookieMiddleware)
     app.add_middleware(lane.limits_middleware)

@@ -62,7 +62,7 @@ class Settings(BaseSettings):
     # (408 and closed otherwise), and at most this many connections are open (503 beyond).
     header_timeout_seconds: float = 10.0
     max_connections: int = 4096
-    # Per client address (see ops/address_caps.py): connections open, and connections whose
+    # Per client address (see edge/address_caps.py): connections open, and connections whose
     # request is unfinished (headers or body still coming); 503 beyond. Far above a household's.
     max_connections_per_address: int = 256
     max_unfinished_per_address: int = 64

@@ -19,7 +19,7 @@ from typing import Any
 from tictactoe import Game
 from tictactoe.server.ops import metrics
 from tictactoe.server.ops.json_output import compact_json
-from tictactoe.server.ops.limits import TokenBuckets
+from tictactoe.server.ops.token_buckets import TokenBuckets
 from tictactoe.server.pubsub import PubSub
 from tictactoe.server.pubsub.presence import SharedPresence
 from tictactoe.server.storage import (

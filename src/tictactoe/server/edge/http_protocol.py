@@ -18,7 +18,7 @@ from typing import Any
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from tictactoe.server.ops.address_caps import REFUSED, address_caps
+from tictactoe.server.edge.address_caps import REFUSED, address_caps
 
 # Browsers send a few KB (cookies at most ~4 KB each); 32 KB is what nginx allows by default.
 MAX_HEADER_BYTES = 32 * 1024
