@@ -139,8 +139,10 @@ ACTIONS = frozenset({"move", "name", *get_args(ActionType)})
 class EventJSON(TypedDict):
     """What happened at the table, as a frame carries it: `type` (`seat-taken`, `moved`,
     `game-over`, `rematch-asked`, `game-started`, `takeback-asked`, `taken-back`,
-    `takeback-declined`, `name-set`, `draw-offered`, `draw-declined`); `mark`, who did it (for
-    `taken-back`: whose move was undone); `move`; `result` and `ended_by` when a game ends."""
+    `takeback-declined`, `name-set`, `draw-offered`, `draw-declined`, `draw-lapsed`,
+    `takeback-lapsed`); `mark`, who did it (for `taken-back`: whose move was undone; for the
+    lapses: whose offer or request the move let lapse); `move`; `result` and `ended_by` when a
+    game ends."""
 
     type: EventKind
     mark: NotRequired[Side]
