@@ -12,7 +12,7 @@ from typing import TypeVar
 
 from fastapi import Request
 
-from tictactoe.server.ops.limits import client_address
+from tictactoe.server.ops.scope import client_address
 from tictactoe.server.table.commands import Refused
 from tictactoe.server.table.review import AnalysisBusyError, Analyst
 from tictactoe.server.web.identity import tables_of
