@@ -8,7 +8,7 @@ import importlib
 import json
 import logging
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -55,10 +55,17 @@ log = logging.getLogger(__name__)
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 
 
-def create_app(settings: Settings | None = None, clock: Callable[[], float] = time.time) -> FastAPI:
+def create_app(
+    settings: Settings | None = None,
+    clock: Callable[[], float] = time.time,
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    start_workers: bool = False,
+) -> FastAPI:
     """The web site. Storage and pub/sub open at start-up (migrating the database) and close at
     shutdown: run it under uvicorn, or in tests inside the ASGI lifespan. `clock` is the tables'
-    time (tests inject one, so that no clock test waits on the wall clock)."""
+    time and `sleep` waits on it (tests inject both, so that no clock test waits on the wall
+    clock). `start_workers`: the computer's worker processes start with the site (`tictactoe
+    serve`), not at the first move."""
     settings = settings or Settings()
 
     @asynccontextmanager
@@ -68,14 +75,17 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] = ti
         await storage.start()
         await pubsub.start()
         computer = ComputerPlayer(
-            settings.computer_workers, settings.computer_think_ms, settings.analysis_workers
+            settings.computer_workers,
+            settings.computer_think_ms,
+            settings.analysis_workers,
+            clock=clock,
         )
         presence = SharedPresence(settings.redis_url) if settings.redis_url else None
         if presence is not None:
             await presence.start()
         app.state.settings = settings
         tables = app.state.tables = Tables(
-            storage, pubsub, settings, computer, clock=clock, presence=presence
+            storage, pubsub, settings, computer, clock=clock, presence=presence, sleep=sleep
         )
         # Scale-out: sockets catch up from the database when Redis may have dropped frames.
         app.state.hub = Hub(pubsub, resync=tables.latest_envelope if tables.shared else None)
@@ -90,6 +100,8 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] = ti
             asyncio.ensure_future(hub.poll_while_the_bus_is_down()),
             asyncio.ensure_future(sweeper.run()),
         ]
+        if start_workers:
+            background.append(asyncio.ensure_future(computer.start()))
         try:
             yield
         finally:

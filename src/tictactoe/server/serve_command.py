@@ -158,7 +158,8 @@ def app_from_environment() -> object:
         _settings(
             database_url=os.environ.get(_DATABASE_VARIABLE, DEFAULT_DATABASE_URL),
             redis_url=os.environ.get(_REDIS_VARIABLE),
-        )
+        ),
+        start_workers=True,
     )
     from tictactoe.server.ops.garbage import tune_garbage_collector
 
