@@ -25,7 +25,9 @@ def test_lapsed_questions_and_an_agreed_takeback_are_said_to_the_asker(
     new_context: NewContext,
 ) -> None:
     hosts, guests = new_context(), new_context()
-    created = hosts.request.post("/api/tables", data={"variant": "ultimate", "first": "me"})
+    created = hosts.request.post(
+        "/api/tables", data={"variant": "ultimate", "first": "me", "takebacks": True}
+    )
     assert created.ok, created.text()
     table, x = created.json()["id"], created.json()["token"]
     joined = guests.request.post(f"/api/tables/{table}/seats")
