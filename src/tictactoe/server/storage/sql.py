@@ -25,7 +25,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy import event
@@ -43,10 +43,11 @@ from tictactoe.server.storage import (
     TableRecord,
     TakenBack,
     statements,
+    writes,
 )
 from tictactoe.server.storage.migrate import upgrade_to_head
 from tictactoe.server.storage.postgres import PostgresHotPath
-from tictactoe.server.storage.rows import game_values, record_from_row, row_values
+from tictactoe.server.storage.rows import record_from_row
 from tictactoe.server.storage.sqlite import (
     SQLiteMoveWriter,
     WALCheckpointer,
@@ -54,6 +55,18 @@ from tictactoe.server.storage.sqlite import (
     first_line,
     set_sqlite_pragmas,
 )
+from tictactoe.server.storage.writes import table_write
+
+# The ways a save reaches the database (each carries out the same `writes.TableWrite`): on
+# SQLite, the sqlite3 driver on the event loop when the write lock is free (else on the writer
+# thread: the default for a file), or always on the writer thread, or SQLAlchemy on the writer
+# thread (the default in memory); on PostgreSQL, asyncpg as one statement (the default), or
+# SQLAlchemy. The shared storage suite runs each.
+SavePath = Literal["sqlite-loop", "sqlite-writer-thread", "sqlalchemy", "asyncpg"]
+SAVE_PATHS: dict[str, tuple[SavePath, ...]] = {
+    "sqlite": ("sqlite-loop", "sqlite-writer-thread", "sqlalchemy"),
+    "postgresql": ("asyncpg", "sqlalchemy"),
+}
 
 T = TypeVar("T")
 # SQLite work runs in threads, never on the event loop: a statement waiting for a lock (or a slow
@@ -143,10 +156,15 @@ def _migrate(connection: Connection) -> None:
 
 
 class SQLStorage:
-    """`Storage` in SQLite (`sqlite:///path`) or PostgreSQL (`postgresql://...`)."""
+    """`Storage` in SQLite (`sqlite:///path`) or PostgreSQL (`postgresql://...`); `save_path`
+    (tests, measurements) picks how saves are written, else the fastest for the database."""
 
-    def __init__(self, database_url: str) -> None:
+    def __init__(self, database_url: str, save_path: SavePath | None = None) -> None:
         self.database_url = database_url
+        backend = make_url(database_url).get_backend_name()
+        if save_path is not None and save_path not in SAVE_PATHS.get(backend, ()):
+            raise ValueError(f"{backend} has no save path {save_path!r}")
+        self._save_path = save_path
         self._inline_engine: Engine | None = None  # SQLite: run in `_sqlite_threads`
         self._async_engine: AsyncEngine | None = None  # PostgreSQL
         self._checkpointer: WALCheckpointer | None = None
@@ -178,7 +196,8 @@ class SQLStorage:
             )
             if url.database and url.database != ":memory:":
                 self._checkpointer = WALCheckpointer(url.database)
-                self._move_writer = SQLiteMoveWriter(url.database)
+                if self._save_path != "sqlalchemy":
+                    self._move_writer = SQLiteMoveWriter(url.database)
         else:
             # pre_ping: after the database restarts, pooled connections are dead; test each one
             # as it is checked out rather than failing the first request on each.
@@ -195,9 +214,10 @@ class SQLStorage:
                 max_overflow=0,
                 pool_timeout=10,
             )
-            self._hot_path = PostgresHotPath(
-                self.database_url, size=_CONNECTIONS - _ENGINE_CONNECTIONS, wait_seconds=10
-            )
+            if self._save_path != "sqlalchemy":
+                self._hot_path = PostgresHotPath(
+                    self.database_url, size=_CONNECTIONS - _ENGINE_CONNECTIONS, wait_seconds=10
+                )
         await self._transaction(_migrate, writes=True)
         if self._hot_path is not None:
             try:
@@ -270,35 +290,23 @@ class SQLStorage:
         taken_back: TakenBack | None = None,
         previous: TableRecord | None = None,
     ) -> None:
+        write = table_write(table, expected_version, move, taken_back, previous)
         if self._move_writer is not None:
             writer = self._move_writer
-            if writer.save_now(table, expected_version, move, taken_back, previous):
+            if self._save_path != "sqlite-writer-thread" and writer.save_now(write):
                 return
             # The write lock is held (another process, or this one's writer thread): wait for
             # it on the writer's thread, not on the event loop.
             await asyncio.get_running_loop().run_in_executor(
-                self._writer_thread,
-                writer.save,
-                table,
-                expected_version,
-                move,
-                taken_back,
-                previous,
+                self._writer_thread, writer.save, write
             )
-            return
-        # Team tables (their teammates' tokens are kept too) take the general path: rare.
-        if self._hot_path is not None and not statements.team_token_rows(table):
-            game = game_values(table) if table.result is not None else None
-            await self._hot_path.save(
-                table.id, expected_version, row_values(table), move, taken_back, game
-            )
-            return
-        try:
-            await self._transaction(
-                statements.save, table, expected_version, move, taken_back, writes=True
-            )
-        except IntegrityError as error:
-            raise StaleVersionError(table.id) from error
+        elif self._hot_path is not None:
+            await self._hot_path.save(write)
+        else:
+            try:
+                await self._transaction(writes.save, write, writes=True)
+            except IntegrityError as error:
+                raise StaleVersionError(table.id) from error
 
     async def find_table_by_token_hash(self, token_hash: str) -> str | None:
         return await self._transaction(statements.find_table_by_token_hash, token_hash)

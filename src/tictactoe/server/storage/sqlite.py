@@ -10,32 +10,11 @@ import logging
 import sqlite3
 from typing import Any
 
+import sqlalchemy as sa
 from sqlalchemy.dialects.sqlite import dialect as sqlite_dialect
 
-from tictactoe.server.storage import (
-    MoveRecord,
-    StaleVersionError,
-    StorageUnavailableError,
-    TableRecord,
-    TakenBack,
-)
-from tictactoe.server.storage.rows import (
-    changed_row_values,
-    game_values,
-    move_values,
-    row_values,
-)
-from tictactoe.server.storage.schema import games
-from tictactoe.server.storage.statements import (
-    DELETE_MOVES,
-    INSERT_MOVE,
-    KEEP_GAME,
-    KEEP_TEAM_TOKEN,
-    UPDATE_TABLE,
-    taken_back_parameters,
-    team_token_rows,
-    update_table_columns,
-)
+from tictactoe.server.storage import StaleVersionError, StorageUnavailableError
+from tictactoe.server.storage.writes import TableWrite, steps
 
 log = logging.getLogger(__name__)
 
@@ -115,15 +94,17 @@ class WALCheckpointer:
 _NAMED_SQLITE = sqlite_dialect(paramstyle="named")  # type: ignore[no-untyped-call]
 
 
-@functools.lru_cache(maxsize=256)
-def _update_sql(names: tuple[str, ...]) -> str:
-    return str(update_table_columns(names).compile(dialect=_NAMED_SQLITE))
+@functools.lru_cache(maxsize=512)
+def sqlite_sql(statement: sa.UpdateBase, keys: tuple[str, ...] | None) -> str:
+    """A statement of `writes.steps` as the sqlite3 driver takes it (an insert, for the columns
+    `keys`), compiled once."""
+    return str(statement.compile(dialect=_NAMED_SQLITE, column_keys=keys))
 
 
 class SQLiteMoveWriter:
-    """The hot write, a table's save, straight on the sqlite3 driver with SQL compiled once from the
-    same SQLAlchemy statements: the engine's per-statement machinery cost ~0.5 ms a move, more
-    than the SQL itself (measured with bench/server.py).
+    """The hot write, a table's save (`writes.TableWrite`), straight on the sqlite3 driver: the
+    same statements as every other path, compiled once; the engine's per-statement machinery
+    cost ~0.5 ms a move, more than the SQL itself (measured with bench/server.py).
 
     Two connections. `save_now` runs on the event loop and never waits: it takes the write lock
     only if it is free at once (a WAL commit without fsync is ~0.05 ms), and says so when it is
@@ -132,25 +113,6 @@ class SQLiteMoveWriter:
     stalls those writes and nothing else (issue 13), while a move does not pay for two thread
     hops and the GIL hand-offs between them (25.6 ms p50 under bench/server.py's load, against
     ~1 ms inline)."""
-
-    _UPDATE_SQL = str(UPDATE_TABLE.compile(dialect=_NAMED_SQLITE))
-    _INSERT_SQL = str(
-        INSERT_MOVE.compile(
-            dialect=_NAMED_SQLITE,
-            column_keys=["table_id", "game_number", "ply", "move", "played_at"],
-        )
-    )
-    _DELETE_SQL = str(DELETE_MOVES.compile(dialect=_NAMED_SQLITE))
-    _TEAM_TOKEN_SQL = str(
-        KEEP_TEAM_TOKEN["sqlite"].compile(
-            dialect=_NAMED_SQLITE, column_keys=["token_hash", "table_id"]
-        )
-    )
-    _KEEP_GAME_SQL = str(
-        KEEP_GAME["sqlite"].compile(
-            dialect=_NAMED_SQLITE, column_keys=[column.name for column in games.columns]
-        )
-    )
 
     def __init__(self, path: str) -> None:
         # Autocommit mode: the transaction is spelled out below.
@@ -161,14 +123,7 @@ class SQLiteMoveWriter:
         self._waiting = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         set_sqlite_pragmas(self._waiting, None)
 
-    def save_now(
-        self,
-        table: TableRecord,
-        expected_version: int,
-        move: MoveRecord | None,
-        taken_back: TakenBack | None = None,
-        previous: TableRecord | None = None,
-    ) -> bool:
+    def save_now(self, write: TableWrite) -> bool:
         """Saves as `save` does if the write lock is free now; False (nothing written) if not."""
         try:
             self._now.execute("BEGIN IMMEDIATE")
@@ -181,57 +136,31 @@ class SQLiteMoveWriter:
             if damaged(error):
                 raise StorageUnavailableError(first_line(error)) from error
             raise
-        self._write(self._now, table, expected_version, move, taken_back, previous, begun=True)
+        self._write(self._now, write, begun=True)
         return True
 
-    def save(
-        self,
-        table: TableRecord,
-        expected_version: int,
-        move: MoveRecord | None,
-        taken_back: TakenBack | None = None,
-        previous: TableRecord | None = None,
-    ) -> None:
-        self._write(self._waiting, table, expected_version, move, taken_back, previous, begun=False)
+    def save(self, write: TableWrite) -> None:
+        self._write(self._waiting, write, begun=False)
 
-    def _write(
-        self,
-        connection: sqlite3.Connection,
-        table: TableRecord,
-        expected_version: int,
-        move: MoveRecord | None,
-        taken_back: TakenBack | None,
-        previous: TableRecord | None,
-        *,
-        begun: bool,
-    ) -> None:
-        if previous is not None and previous.version == expected_version:
-            # Only what changed since the record the caller holds (the version check below
-            # makes sure that is what is stored): the version, the record, the time, ...
-            values = changed_row_values(previous, table)
-            update = _update_sql(tuple(values))
-        else:
-            values, update = row_values(table), self._UPDATE_SQL
-        parameters = {"where_id": table.id, "where_version": expected_version, **values}
+    def _write(self, connection: sqlite3.Connection, write: TableWrite, *, begun: bool) -> None:
         try:
             if not begun:
                 connection.execute("BEGIN IMMEDIATE")
-            if connection.execute(update, parameters).rowcount != 1:
-                raise StaleVersionError(table.id)
-            if taken_back is not None:
-                connection.execute(self._DELETE_SQL, taken_back_parameters(taken_back))
-            if move is not None:
-                connection.execute(self._INSERT_SQL, move_values(move))
-            if table.result is not None:
-                connection.execute(self._KEEP_GAME_SQL, game_values(table))
-            if rows := team_token_rows(table):
-                connection.executemany(self._TEAM_TOKEN_SQL, rows)
+            for number, (statement, parameters) in enumerate(steps(write, "sqlite")):
+                if isinstance(parameters, list):
+                    sql = sqlite_sql(statement, tuple(parameters[0]))
+                    connection.executemany(sql, parameters)
+                    continue
+                keys = tuple(parameters) if isinstance(statement, sa.Insert) else None
+                cursor = connection.execute(sqlite_sql(statement, keys), parameters)
+                if number == 0 and cursor.rowcount != 1:
+                    raise StaleVersionError(write.table_id)
             connection.execute("COMMIT")
         except BaseException as error:
             if connection.in_transaction:
                 connection.execute("ROLLBACK")
             if isinstance(error, sqlite3.IntegrityError):
-                raise StaleVersionError(table.id) from error
+                raise StaleVersionError(write.table_id) from error
             if isinstance(error, sqlite3.OperationalError) or damaged(error):
                 raise StorageUnavailableError(first_line(error)) from error
             raise
