@@ -36,6 +36,7 @@ from tictactoe.server.table.commands import Refused
 from tictactoe.server.table.computer import ComputerPlayer
 from tictactoe.server.table.tables import Tables
 from tictactoe.server.web import (
+    actions,
     api,
     levels_api,
     message_docs,
@@ -178,7 +179,7 @@ async def _refused(request: Request, error: Exception) -> Response:
     assert isinstance(error, Refused)
     if wants_a_page(request):
         return error_page(request, error.status)
-    return api.refusal_response(error)
+    return actions.refusal_response(error)
 
 
 async def _http_error(request: Request, error: Exception) -> Response:

@@ -15,6 +15,7 @@ table's save (`SQLiteMoveWriter`): it is tried on the loop with `busy_timeout=0`
 waits, and goes to the writer thread only when the lock is held; under load the two thread hops
 and GIL hand-offs of every save cost more than the save itself (bench/server.py: p50 25.6 ms
 against ~1 ms). aiosqlite was slower still (4.7 ms p50 and 35 ms p99 a save on the team box).
+The saves of tables that move in the same instant share one transaction (`GroupCommit`).
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from tictactoe.server.storage import (
     statements,
     writes,
 )
+from tictactoe.server.storage.group_commit import GroupCommit
 from tictactoe.server.storage.migrate import upgrade_to_head
 from tictactoe.server.storage.postgres import PostgresHotPath
 from tictactoe.server.storage.rows import record_from_row
@@ -55,13 +57,13 @@ from tictactoe.server.storage.sqlite import (
     first_line,
     set_sqlite_pragmas,
 )
-from tictactoe.server.storage.writes import table_write
+from tictactoe.server.storage.writes import TableWrite, table_write
 
 # The ways a save reaches the database (each carries out the same `writes.TableWrite`): on
-# SQLite, the sqlite3 driver on the event loop when the write lock is free (else on the writer
-# thread: the default for a file), or always on the writer thread, or SQLAlchemy on the writer
-# thread (the default in memory); on PostgreSQL, asyncpg as one statement (the default), or
-# SQLAlchemy. The shared storage suite runs each.
+# SQLite, the sqlite3 driver on the event loop, the saves of an instant in one transaction, when
+# the write lock is free (else on the writer thread: the default for a file), or always on the
+# writer thread, or SQLAlchemy on the writer thread (the default in memory); on PostgreSQL,
+# asyncpg as one statement (the default), or SQLAlchemy. The shared storage suite runs each.
 SavePath = Literal["sqlite-loop", "sqlite-writer-thread", "sqlalchemy", "asyncpg"]
 SAVE_PATHS: dict[str, tuple[SavePath, ...]] = {
     "sqlite": ("sqlite-loop", "sqlite-writer-thread", "sqlalchemy"),
@@ -172,6 +174,7 @@ class SQLStorage:
         self._hot_path: PostgresHotPath | None = None  # PostgreSQL: saves and loads on asyncpg
         self._sqlite_threads: ThreadPoolExecutor | None = None
         self._writer_thread: ThreadPoolExecutor | None = None  # the move writer's connection
+        self._group_commit: GroupCommit | None = None  # SQLite: the saves of an instant together
 
     @property
     def engine(self) -> Engine | AsyncEngine:
@@ -197,7 +200,9 @@ class SQLStorage:
             if url.database and url.database != ":memory:":
                 self._checkpointer = WALCheckpointer(url.database)
                 if self._save_path != "sqlalchemy":
-                    self._move_writer = SQLiteMoveWriter(url.database)
+                    self._move_writer = writer = SQLiteMoveWriter(url.database)
+                    if self._save_path != "sqlite-writer-thread":
+                        self._group_commit = GroupCommit(writer.save_many_now, self._save_waiting)
         else:
             # pre_ping: after the database restarts, pooled connections are dead; test each one
             # as it is checked out rather than failing the first request on each.
@@ -238,6 +243,7 @@ class SQLStorage:
             # On the writer's own thread, after the saves queued there: a save still running
             # when its connection closes under it crashes the process (seen in CI: SIGSEGV).
             writer, self._move_writer = self._move_writer, None
+            self._group_commit = None
             writer.close_now()
             await asyncio.get_running_loop().run_in_executor(self._writer_thread, writer.close)
         if self._checkpointer is not None:
@@ -291,15 +297,10 @@ class SQLStorage:
         previous: TableRecord | None = None,
     ) -> None:
         write = table_write(table, expected_version, move, taken_back, previous)
-        if self._move_writer is not None:
-            writer = self._move_writer
-            if self._save_path != "sqlite-writer-thread" and writer.save_now(write):
-                return
-            # The write lock is held (another process, or this one's writer thread): wait for
-            # it on the writer's thread, not on the event loop.
-            await asyncio.get_running_loop().run_in_executor(
-                self._writer_thread, writer.save, write
-            )
+        if self._group_commit is not None:
+            await self._group_commit.save(write)
+        elif self._move_writer is not None:
+            await self._save_waiting(write)
         elif self._hot_path is not None:
             await self._hot_path.save(write)
         else:
@@ -307,6 +308,14 @@ class SQLStorage:
                 await self._transaction(writes.save, write, writes=True)
             except IntegrityError as error:
                 raise StaleVersionError(table.id) from error
+
+    async def _save_waiting(self, request: TableWrite) -> None:
+        """A save that met the write lock held (another process, or this one's writer thread):
+        it waits for the lock on the writer's thread, not on the event loop."""
+        if self._move_writer is None:
+            raise StorageUnavailableError("the storage is closed")
+        writer = self._move_writer
+        await asyncio.get_running_loop().run_in_executor(self._writer_thread, writer.save, request)
 
     async def find_table_by_token_hash(self, token_hash: str) -> str | None:
         return await self._transaction(statements.find_table_by_token_hash, token_hash)

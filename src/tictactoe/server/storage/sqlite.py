@@ -106,13 +106,13 @@ class SQLiteMoveWriter:
     same statements as every other path, compiled once; the engine's per-statement machinery
     cost ~0.5 ms a move, more than the SQL itself (measured with bench/server.py).
 
-    Two connections. `save_now` runs on the event loop and never waits: it takes the write lock
-    only if it is free at once (a WAL commit without fsync is ~0.05 ms), and says so when it is
-    not. `save` is the same write on the storage's writer thread, waiting for the lock up to the
-    busy timeout: only saves that met a held lock go there, so a lock another process holds
-    stalls those writes and nothing else (issue 13), while a move does not pay for two thread
-    hops and the GIL hand-offs between them (25.6 ms p50 under bench/server.py's load, against
-    ~1 ms inline)."""
+    Two connections. `save_many_now` runs on the event loop and never waits: it takes the write
+    lock only if it is free at once (a WAL commit without fsync is ~0.05 ms), and says so when it
+    is not; it commits the saves of many tables at once (`group_commit.GroupCommit`). `save` is
+    one save on the storage's writer thread, waiting for the lock up to the busy timeout: only
+    saves that met a held lock go there, so a lock another process holds stalls those writes
+    and nothing else (issue 13), while a move does not pay for two thread hops and the GIL
+    hand-offs between them (25.6 ms p50 under bench/server.py's load, against ~1 ms inline)."""
 
     def __init__(self, path: str) -> None:
         # Autocommit mode: the transaction is spelled out below.
@@ -123,8 +123,39 @@ class SQLiteMoveWriter:
         self._waiting = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         set_sqlite_pragmas(self._waiting, None)
 
-    def save_now(self, write: TableWrite) -> bool:
-        """Saves as `save` does if the write lock is free now; False (nothing written) if not."""
+    def save(self, save: TableWrite) -> None:
+        """Saves, waiting for the write lock up to the busy timeout (on the writer thread)."""
+        self._write(self._waiting, save)
+
+    def save_many_now(self, saves: list[TableWrite]) -> list[StaleVersionError | None] | None:
+        """The saves in one transaction, each in a savepoint of its own (a stale one writes
+        nothing and takes no other down): one commit, and one write of each page the saves share,
+        instead of one each. None (nothing written) if the write lock is not free at once; each
+        save's outcome otherwise (None: written), known only once the whole batch is committed;
+        `StorageUnavailableError` (nothing written) if the transaction fails."""
+        if not self._begin_now():
+            return None
+        connection = self._now
+        outcomes: list[StaleVersionError | None] = []
+        try:
+            for save in saves:
+                connection.execute("SAVEPOINT one_save")
+                try:
+                    self._statements(connection, save)
+                except (StaleVersionError, sqlite3.IntegrityError):
+                    connection.execute("ROLLBACK TO one_save")
+                    outcomes.append(StaleVersionError(save.table_id))
+                else:
+                    outcomes.append(None)
+                connection.execute("RELEASE one_save")
+            connection.execute("COMMIT")
+        except BaseException as error:
+            self._undo(connection, error, saves[0].table_id)
+            raise
+        return outcomes
+
+    def _begin_now(self) -> bool:
+        """Begins a write transaction on the event loop's connection if the lock is free now."""
         try:
             self._now.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as error:
@@ -136,34 +167,40 @@ class SQLiteMoveWriter:
             if damaged(error):
                 raise StorageUnavailableError(first_line(error)) from error
             raise
-        self._write(self._now, write, begun=True)
         return True
 
-    def save(self, write: TableWrite) -> None:
-        self._write(self._waiting, write, begun=False)
-
-    def _write(self, connection: sqlite3.Connection, write: TableWrite, *, begun: bool) -> None:
+    def _write(self, connection: sqlite3.Connection, save: TableWrite) -> None:
         try:
-            if not begun:
-                connection.execute("BEGIN IMMEDIATE")
-            for number, (statement, parameters) in enumerate(steps(write, "sqlite")):
-                if isinstance(parameters, list):
-                    sql = sqlite_sql(statement, tuple(parameters[0]))
-                    connection.executemany(sql, parameters)
-                    continue
-                keys = tuple(parameters) if isinstance(statement, sa.Insert) else None
-                cursor = connection.execute(sqlite_sql(statement, keys), parameters)
-                if number == 0 and cursor.rowcount != 1:
-                    raise StaleVersionError(write.table_id)
+            connection.execute("BEGIN IMMEDIATE")
+            self._statements(connection, save)
             connection.execute("COMMIT")
         except BaseException as error:
-            if connection.in_transaction:
-                connection.execute("ROLLBACK")
-            if isinstance(error, sqlite3.IntegrityError):
-                raise StaleVersionError(write.table_id) from error
-            if isinstance(error, sqlite3.OperationalError) or damaged(error):
-                raise StorageUnavailableError(first_line(error)) from error
+            self._undo(connection, error, save.table_id)
             raise
+
+    @staticmethod
+    def _undo(connection: sqlite3.Connection, error: BaseException, table_id: str) -> None:
+        """Rolls back what `error` interrupted, and raises it as the storage's error if it is one
+        (a failed version check as stale, a database that fails as unavailable)."""
+        if connection.in_transaction:
+            connection.execute("ROLLBACK")
+        if isinstance(error, sqlite3.IntegrityError):
+            raise StaleVersionError(table_id) from error
+        if isinstance(error, sqlite3.OperationalError) or damaged(error):
+            raise StorageUnavailableError(first_line(error)) from error
+
+    @staticmethod
+    def _statements(connection: sqlite3.Connection, write: TableWrite) -> None:
+        """One save's statements (`writes.steps`), inside a transaction (`StaleVersionError` if
+        the stored version is not the expected one)."""
+        for number, (statement, parameters) in enumerate(steps(write, "sqlite")):
+            if isinstance(parameters, list):
+                connection.executemany(sqlite_sql(statement, tuple(parameters[0])), parameters)
+                continue
+            keys = tuple(parameters) if isinstance(statement, sa.Insert) else None
+            cursor = connection.execute(sqlite_sql(statement, keys), parameters)
+            if number == 0 and cursor.rowcount != 1:
+                raise StaleVersionError(write.table_id)
 
     def ping(self) -> None:
         """Takes the write lock and lets it go (on the writer thread's connection): raises
