@@ -18,7 +18,9 @@ baseline, `--baseline` seconds), then while the attacker:
   The bystander plays both sides of a one-device table over a WebSocket and measures each move's
   round trip.
 
-Prints p50 / p99 / max of the bystander's figure, alone and under attack, and the attacker's counts
+Prints p50 / p99 / max of the bystander's figure, alone and under attack, the server's longest
+event-loop stall in each (bench/loop_monitor.py: wall-clock, and the loop thread's own processor
+time, which is what the server's own work made every other table wait), and the attacker's counts
 (draws: offers sent, and their answers by HTTP status: a 429 is the site's rate limit refusing).
 """
 
@@ -34,10 +36,16 @@ import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
+
+BENCH = Path(__file__).resolve().parent
+sys.path.insert(0, str(BENCH))
+
+import loop_monitor  # noqa: E402
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -53,8 +61,9 @@ def free_port() -> int:
 
 
 def spawn_server(port: int, folder: str, least_think: float) -> subprocess.Popen[bytes]:
-    command = [sys.executable, "-m", "tictactoe.cli", "serve", "--port", str(port)]
-    command += ["--database", f"sqlite:///{folder}/stall.db"]
+    """`tictactoe serve` with bench/loop_monitor.py watching its event loop (to `loop.jsonl`)."""
+    command = [sys.executable, str(BENCH / "loop_monitor.py"), f"{folder}/loop.jsonl", "serve"]
+    command += ["--port", str(port), "--database", f"sqlite:///{folder}/stall.db"]
     # The computer's visible think (0.6 s by default) would hide what a stall adds to its reply.
     env = {**os.environ, "TICTACTOE_COMPUTER_LEAST_THINK_SECONDS": str(least_think)}
     return subprocess.Popen(
@@ -224,6 +233,13 @@ class DrawFlood:
 
     async def offer_somewhere(self) -> None:
         self.counts["ticks"] += 1
+        try:
+            await self.offer_at_a_ready_table()
+        except httpx.HTTPError:
+            # A kept-alive connection the server closed as it was reused, say: counted.
+            self.counts["transport errors"] = self.counts.get("transport errors", 0) + 1
+
+    async def offer_at_a_ready_table(self) -> None:
         for _ in range(len(self.seats)):
             seat = self.seats[self.next % len(self.seats)]
             self.next += 1
@@ -302,6 +318,18 @@ def summary(name: str, values: list[float]) -> str:
     )
 
 
+def loop_summary(folder: str, start: float, end: float) -> str:
+    """The server's longest event-loop stall between `start` and `end`: in wall-clock time, and in
+    the loop thread's own processor time (what the server's own work, such as parsing a request,
+    kept every other table waiting, whatever else the machine runs)."""
+    time.sleep(2 * loop_monitor.WINDOW)  # the monitor's last window is written
+    figures = loop_monitor.windows(f"{folder}/loop.jsonl", [(start, end)])
+    return (
+        f"  server loop: longest stall {figures['stall_ms']:.0f} ms wall,"
+        f" {figures['cpu_stall_ms']:.1f} ms of its own processor time"
+    )
+
+
 async def main(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as folder:
         port = free_port()
@@ -316,8 +344,10 @@ async def main(args: argparse.Namespace) -> None:
                 await bystander(http, ws_base, time.monotonic() + 3)
                 if args.scenario == "draws":
                     await warm_up_draws(http)
-                alone = await bystander(http, ws_base, time.monotonic() + args.baseline)
+                alone_from = time.monotonic()
+                alone = await bystander(http, ws_base, alone_from + args.baseline)
                 print(summary("bystander alone", alone), flush=True)
+                print(loop_summary(folder, alone_from, time.monotonic()), flush=True)
                 if args.scenario == "draws":
                     flood = DrawFlood(http, args.rate, args.tables)
                     await flood.open_tables()
@@ -326,8 +356,10 @@ async def main(args: argparse.Namespace) -> None:
                 else:
                     until = time.monotonic() + args.seconds
                     attack = cookie_flood(base, args, until)
+                attack_from = time.monotonic()
                 attacked, counts = await asyncio.gather(bystander(http, ws_base, until), attack)
                 print(summary("bystander under attack", attacked))
+                print(loop_summary(folder, attack_from, until))
                 print(f"attacker ({args.scenario}): {counts}")
         finally:
             stop(server)
