@@ -185,6 +185,10 @@ def _bearer(token: str) -> dict[str, str]:
 # -- the attackers --------------------------------------------------------------------------------
 
 
+# Tables an offer looks at before it is sent anyway (each look is a GET: the flood is of offers).
+LOOKS_PER_OFFER = 3
+
+
 class DrawFlood:
     """One client's draw offers to the computer, sent on a fixed schedule (`rate` a second, each
     tick on time whatever the answers to earlier ones take: the send rate is the one asked for)
@@ -223,11 +227,10 @@ class DrawFlood:
             actions.add(action)
             action.add_done_callback(actions.discard)
             tick += 1
-        sent = self.counts["offers sent"]  # within the schedule's window
         await asyncio.gather(*actions)
         return {
-            **self.counts,
-            "offers a second": round(sent / (until - started), 2),
+            **self.counts,  # each tick of the schedule, all within the window, sent one offer
+            "offers a second": round(self.counts["offers sent"] / (until - started), 2),
             "answers": self.answers,
         }
 
@@ -240,7 +243,7 @@ class DrawFlood:
             self.counts["transport errors"] = self.counts.get("transport errors", 0) + 1
 
     async def offer_at_a_ready_table(self) -> None:
-        for _ in range(len(self.seats)):
+        for _ in range(min(LOOKS_PER_OFFER, len(self.seats))):
             seat = self.seats[self.next % len(self.seats)]
             self.next += 1
             if seat["busy"]:
@@ -251,8 +254,9 @@ class DrawFlood:
                     return
             finally:
                 seat["busy"] = False
-        # Every table's offer is still being judged: offer again anyway (the site refuses it,
-        # 409, but it is sent: the rate is the attacker's, not the judge's).
+        # The tables looked at are all waiting for the computer: offer at the next one anyway
+        # (the site refuses it, 409, if an offer is pending there; it is sent all the same: the
+        # rate is the attacker's, not the judge's).
         self.counts["no table ready"] += 1
         seat = self.seats[self.next % len(self.seats)]
         self.next += 1
