@@ -117,7 +117,8 @@ def test_no_script_over_400_lines(path: Path) -> None:
 PURE = ("decision", "commands", "events", "seats", "game", "rematch", "claim", "takeback", "clock")
 PURE += ("resign", "draw", "reasons")
 PURE_MAY_IMPORT = {"__future__", "collections.abc", "dataclasses", "hmac", "typing", "tictactoe"}
-RECORDS = {"GameRecord", "MoveRecord", "SeatRecord", "TableRecord", "TakenBack"}
+RECORDS = {"GameRecord", "MoveRecord", "SeatRecord", "Side", "TableRecord", "TakenBack"}
+RECORDS |= {"Mark", "MARKS"}
 
 
 @pytest.mark.parametrize("name", PURE)

@@ -100,7 +100,7 @@ async def test_rematch_swaps_persons_and_scores() -> None:
     events = await table.apply(AskRematch(), persons["o"])
     assert [e.kind for e in events] == ["rematch-asked", "game-started"]
     assert table.mark_of(persons["o"]) == "x" and table.mark_of(persons["x"]) == "o"
-    assert (table.record.score_x, table.record.score_o) == (0, 1)
+    assert (table.record.x.score, table.record.o.score) == (0, 1)
     assert table.record.game_number == 2 and table.game.record == ""
 
 

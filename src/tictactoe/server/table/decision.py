@@ -197,9 +197,7 @@ def seated(record: TableRecord, command: TakeSeat) -> TableRecord:
         raise Refused(409, f"that side is full: at most {MAX_TEAM_SIZE} people a side", "side-full")
     if not seat(record, side).taken:
         return with_seat(record, side, newcomer)
-    if side == "x":
-        return dataclasses.replace(record, x_mates=(*record.x_mates, newcomer))
-    return dataclasses.replace(record, o_mates=(*record.o_mates, newcomer))
+    return record.replace_side(side, mates=(*record.side(side).mates, newcomer))
 
 
 def mark_in(record: TableRecord, token_hash: str) -> Mark:
