@@ -15,8 +15,8 @@ import pytest
 import uvicorn
 
 from tictactoe.server.app import create_app
-from tictactoe.server.ops.address_caps import REFUSED, address_caps
-from tictactoe.server.ops.http_protocol import BoundedH11Protocol
+from tictactoe.server.edge.address_caps import REFUSED, address_caps
+from tictactoe.server.edge.http_protocol import BoundedH11Protocol
 from tictactoe.server.settings import Settings
 
 # Headers begun and never finished: the connection waits for the rest (an unfinished request).
