@@ -36,6 +36,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -114,6 +115,7 @@ async def computer_replied(
     while True:
         message = json.loads(await ws.recv())
         if message.get("type") == "error":
+            REFUSED_BYSTANDER[str(message.get("reason") or message.get("status"))] += 1
             return False
         seen = int(message.get("version") or message.get("table", {}).get("version") or 0)
         if seen >= version + 2:
@@ -128,6 +130,11 @@ async def computer_replied(
 
 # -- the bystanders -------------------------------------------------------------------------------
 
+# The computer bystander's moves refused (by reason), and the computer's first moves after a
+# rematch (ms): printed with each phase's figures, then cleared.
+REFUSED_BYSTANDER: Counter[str] = Counter()
+FIRST_MOVES: list[float] = []
+
 
 async def computer_bystander(http: httpx.AsyncClient, ws_base: str, until: float) -> list[float]:
     """Plays the computer (Ultimate, medium); the computer's reply times in ms."""
@@ -138,21 +145,28 @@ async def computer_bystander(http: httpx.AsyncClient, ws_base: str, until: float
     ).json()
     table_id, token = created["id"], created["token"]
     replies: list[float] = []
+    rematch_at: float | None = None
     async with connect(f"{ws_base}/api/tables/{table_id}/ws?token={token}") as ws:
         await ws.recv()
         while time.monotonic() < until:
             table = (await http.get(f"/api/tables/{table_id}")).json()
             if table["result"] is not None:
                 await http.post(f"/api/tables/{table_id}/rematch", headers=_bearer(token))
+                rematch_at = time.perf_counter()
                 continue
             if not table["legal_moves"]:
                 await asyncio.sleep(0.05)  # the computer moves first after a rematch
                 continue
+            if rematch_at is not None:
+                # The computer's first move of the new game (seen to within the 50 ms polls).
+                FIRST_MOVES.append((time.perf_counter() - rematch_at) * 1000)
+                rematch_at = None
             started = time.perf_counter()
             move = table["legal_moves"][len(table["record"]) % len(table["legal_moves"])]
             await ws.send(json.dumps({"type": "move", "move": move}))
             if await computer_replied(http, ws, table_id, table["version"]):
                 replies.append((time.perf_counter() - started) * 1000)
+            await asyncio.sleep(0.05)  # a brisk player, within the socket's message rate
     return replies
 
 
@@ -322,6 +336,16 @@ def summary(name: str, values: list[float]) -> str:
     )
 
 
+def bystander_extras() -> str:
+    extras = (
+        f"  {summary('computer first after a rematch', FIRST_MOVES)};"
+        f" bystander's moves refused: {dict(REFUSED_BYSTANDER)}"
+    )
+    FIRST_MOVES.clear()
+    REFUSED_BYSTANDER.clear()
+    return extras
+
+
 def loop_summary(folder: str, start: float, end: float) -> str:
     """The server's longest event-loop stall between `start` and `end`: in wall-clock time, and in
     the loop thread's own processor time (what the server's own work, such as parsing a request,
@@ -348,9 +372,11 @@ async def main(args: argparse.Namespace) -> None:
                 await bystander(http, ws_base, time.monotonic() + 3)
                 if args.scenario == "draws":
                     await warm_up_draws(http)
+                bystander_extras()  # the warm-up's figures are not counted
                 alone_from = time.monotonic()
                 alone = await bystander(http, ws_base, alone_from + args.baseline)
                 print(summary("bystander alone", alone), flush=True)
+                print(bystander_extras(), flush=True)
                 print(loop_summary(folder, alone_from, time.monotonic()), flush=True)
                 if args.scenario == "draws":
                     flood = DrawFlood(http, args.rate, args.tables)
@@ -363,6 +389,7 @@ async def main(args: argparse.Namespace) -> None:
                 attack_from = time.monotonic()
                 attacked, counts = await asyncio.gather(bystander(http, ws_base, until), attack)
                 print(summary("bystander under attack", attacked))
+                print(bystander_extras())
                 print(loop_summary(folder, attack_from, until))
                 print(f"attacker ({args.scenario}): {counts}")
         finally:

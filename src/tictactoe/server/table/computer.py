@@ -103,8 +103,12 @@ class ComputerPlayer:
         think_ms: int = 300,
         analysis_workers: int = 1,
         clock: Callable[[], float] = time.time,
+        judge_think_ms: int = 80,
     ) -> None:
         self.workers = workers
+        # A draw offered to it is judged with an analysis's budget (a position of a review), not
+        # a move's: offers are the player's to repeat, and each new position costs a search.
+        self.judge_think_ms = judge_think_ms
         self.clock = clock  # the tables' time (its clock's budget is read on it)
         self.think_ms = think_ms  # per move, at tables without a clock
         self.analysis_workers = analysis_workers
@@ -193,7 +197,7 @@ class ComputerPlayer:
                     table.line,
                     " ".join(table.moves),
                     table.start_position,
-                    self.think_ms,
+                    self.judge_think_ms,
                 ),
             )
         except Exception as error:
