@@ -252,9 +252,10 @@ class DrawFlood:
         self.counts["ticks"] += 1
         try:
             await self.offer_at_a_ready_table()
-        except httpx.HTTPError:
-            # A kept-alive connection the server closed as it was reused, say: counted.
-            self.counts["transport errors"] = self.counts.get("transport errors", 0) + 1
+        except (httpx.HTTPError, ValueError):
+            # A kept-alive connection the server closed as it was reused, or an answer that is
+            # not the table (a 503 of the server's own, say): counted.
+            self.counts["errors"] = self.counts.get("errors", 0) + 1
 
     async def offer_at_a_ready_table(self) -> None:
         for _ in range(min(LOOKS_PER_OFFER, len(self.seats))):

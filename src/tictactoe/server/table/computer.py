@@ -83,11 +83,25 @@ def _game(variant: str, size: int, line: int, record: str, start_position: str |
     return game
 
 
-def _new_pool(workers: int) -> ProcessPoolExecutor:
+# The analysis pool's workers (reviews, hints, draw judgements) run this much nicer than the
+# move pool's: on a busy machine a move at a table gets the processor before any analysis.
+ANALYSIS_NICENESS = 10
+
+
+def warm_up_nicer(niceness: int) -> None:
+    """A worker's start: lower its priority by `niceness`, then load the kernels."""
+    os.nice(niceness)
+    warm_up()
+
+
+def _new_pool(workers: int, niceness: int = 0) -> ProcessPoolExecutor:
     # spawn: forking a process that runs an event loop and database threads is unsafe.
     # Each worker loads the compiled kernels once, so no later move pays for it.
     return ProcessPoolExecutor(
-        max_workers=workers, mp_context=multiprocessing.get_context("spawn"), initializer=warm_up
+        max_workers=workers,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=warm_up_nicer,
+        initargs=(niceness,),
     )
 
 
@@ -128,7 +142,7 @@ class ComputerPlayer:
     @property
     def analysis_pool(self) -> ProcessPoolExecutor:
         if self._analysis_pool is None:
-            self._analysis_pool = _new_pool(self.analysis_workers)
+            self._analysis_pool = _new_pool(self.analysis_workers, ANALYSIS_NICENESS)
         return self._analysis_pool
 
     async def start(self) -> None:
