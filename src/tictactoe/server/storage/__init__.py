@@ -118,11 +118,11 @@ class TableRecord:
     def side(self, mark: Mark) -> Side:
         return self.x if mark == "x" else self.o
 
-    def with_side(self, mark: Mark, side: Side) -> TableRecord:
-        """The record with `mark`'s side replaced."""
-        return (
-            dataclasses.replace(self, x=side) if mark == "x" else dataclasses.replace(self, o=side)
-        )
+    def with_side(self, mark: Mark, side: Side, **changes: Any) -> TableRecord:
+        """The record with `mark`'s side replaced, and the record's fields `changes` with it
+        (one copy of the record, not two: a clocked move changes a side and `clock_since`)."""
+        changes[mark] = side
+        return dataclasses.replace(self, **changes)
 
     def replace_side(self, mark: Mark, **changes: Any) -> TableRecord:
         """The record with some fields of `mark`'s side changed (`Side`'s field names)."""
