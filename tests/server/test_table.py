@@ -11,7 +11,8 @@ import pytest
 from tictactoe.server.pubsub.memory import MemoryPubSub
 from tictactoe.server.settings import Settings
 from tictactoe.server.storage.memory import MemoryStorage
-from tictactoe.server.table.actor import Table, channel_of
+from tictactoe.server.table.actor import Table
+from tictactoe.server.table.broadcast import channel_of
 from tictactoe.server.table.commands import AskRematch, PlayMove, Refused, Resign, TakeSeat
 from tictactoe.server.table.envelope import decode
 from tictactoe.server.table.seats import COMPUTER

@@ -143,6 +143,13 @@ def play_move(
         updated_at=now,
     )
     events = [Event("moved", after.version, mark=mark, move=command.move)]
+    # What the move let lapse, so that the asker's page can say so without comparing tables.
+    if record.draw_offer is not None:
+        asker = mark if record.draw_offer == mark else other(mark)
+        events.append(Event("draw-lapsed", after.version, mark=asker))
+    if record.takeback_by is not None:
+        asker = mark if record.takeback_by == mark else other(mark)
+        events.append(Event("takeback-lapsed", after.version, mark=asker))
     if after_move.result is not None:
         ended_by = "draw" if after_move.result == "draw" else "line"
         after = finish(Clock(after, now).stopped(), after_move.result, ended_by)
