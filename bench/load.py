@@ -55,26 +55,29 @@ class Figures:
 
 
 class ServerPlayer:
-    """Plays one seat through the site's WebSocket: a random legal move on its turn."""
+    """Plays one seat through the site's WebSocket: a random legal move on its turn.
+
+    It keeps the table it was last sent from round to round: the frames sent meanwhile wait in
+    its socket and are read, in order, when the next round starts (the table's frame sent when
+    the socket opened is the first). It asks for the whole table (`sync`) only when a frame
+    does not follow the one it holds: no round starts with every table's state asked for at once,
+    a storm no real evening of players makes."""
 
     def __init__(self, table: int, mark: str, ws: ClientConnection, pace: float, figures: Figures):
         self.table, self.first_mark, self.ws, self.pace = table, mark, ws, pace
         self.figures = figures
+        self.state: dict[str, Any] | None = None  # the table as last sent
         self.pending: tuple[int, int] | None = None  # (game, ply) we are about to play / played
         self.rematch_asked = 0  # the last game we asked a rematch after
-        self.fresh = True  # the round's first move: played as soon as the table is known
+        self.fresh = True  # the round's first move: drawn over one think time, as players' are
 
     async def run(self, round_number: int) -> None:
-        self.pending, self.fresh = None, True
-        # Whatever arrived between rounds is stale: ask for the table as it is now, at a moment
-        # drawn uniformly over one think time, as the first move (made at once after it): the
-        # tables' syncs and first moves spread over the round's first `pace` seconds, as real
-        # players' moves do, instead of every table's whole state asked for in one instant.
-        await asyncio.sleep(self.pace * random.uniform(0.0, 1.0))
-        await self.ws.send('{"type":"sync"}')
-        table: dict[str, Any] | None = None
+        self.fresh = True
+        if self.state is not None:
+            self.act()
         async for text in self.ws:
             message = json.loads(text)
+            table = self.state
             if message["type"] == "table":
                 table = message["table"]
             elif message["type"] == "moved":
@@ -91,32 +94,52 @@ class ServerPlayer:
                 }
             else:
                 continue
+            assert table is not None
+            self.state = table
             game, ply = table["game"], len(table["moves"])
             known = self.figures.acknowledged
             known[table["id"]] = max(known.get(table["id"], (0, 0)), (game, ply))
-            # Marks swap at every rematch; the seat token follows the person.
-            mark = self.first_mark if game % 2 else ("o" if self.first_mark == "x" else "x")
-            if ply and table["turn"] == mark:
+            if ply and table["turn"] == self.mark(game):
                 self.figures.seen_by_opponent(self.table, game, ply)  # the opponent's move
-            if table["result"] is not None:
-                if self.rematch_asked != game:
-                    self.rematch_asked = game
-                    self.figures.later(self.ask_rematch())
-                continue
-            if table["turn"] == mark and self.pending != (game, ply + 1):
-                self.pending = (game, ply + 1)
-                self.figures.later(self.move(table, game, ply + 1))
+            self.act()
+
+    def mark(self, game: int) -> str:
+        """Marks swap at every rematch; the seat token follows the person."""
+        return self.first_mark if game % 2 else ("o" if self.first_mark == "x" else "x")
+
+    def act(self) -> None:
+        """Plays (after a think) if it is our turn, or asks for a rematch once a game is over."""
+        table = self.state
+        assert table is not None
+        game, ply = table["game"], len(table["moves"])
+        if table["result"] is not None:
+            if self.rematch_asked != game:
+                self.rematch_asked = game
+                self.figures.later(self.ask_rematch())
+        elif table["turn"] == self.mark(game) and self.pending != (game, ply + 1):
+            self.pending = (game, ply + 1)
+            self.figures.later(self.move(table, game, ply + 1))
 
     def think(self) -> float:
         fresh, self.fresh = self.fresh, False
-        return 0.0 if fresh else self.pace * random.uniform(0.5, 1.5)
+        return (
+            self.pace * random.uniform(0.0, 1.0) if fresh else self.pace * random.uniform(0.5, 1.5)
+        )
 
     async def ask_rematch(self) -> None:
-        await asyncio.sleep(self.think())
+        try:
+            await asyncio.sleep(self.think())
+        except asyncio.CancelledError:
+            self.rematch_asked = 0  # not asked: the next round asks
+            raise
         await self.ws.send('{"type":"rematch"}')
 
     async def move(self, table: dict[str, Any], game: int, ply: int) -> None:
-        await asyncio.sleep(self.think())
+        try:
+            await asyncio.sleep(self.think())
+        except asyncio.CancelledError:
+            self.pending = None  # not played: the next round plays it
+            raise
         move = random.choice(table["legal_moves"])
         self.figures.moved(self.table, game, ply)
         body = {"type": "move", "move": move, "version": table["version"]}
