@@ -99,6 +99,8 @@ def message_id(value: Any) -> MessageId | None:
 class TableSocket:
     """One client's session at a table: who they are, and what their messages do."""
 
+    __slots__ = ("connection", "hub", "table")  # one a socket
+
     def __init__(self, table: Table, connection: Connection, hub: Hub) -> None:
         self.table = table
         self.connection = connection
