@@ -4,7 +4,8 @@ commands on stdin (one JSON object a line), each answered by one JSON line on st
     {"cmd": "setup", "target": NAME, "kind": "server"|"relay", "base": URL, "sockets": [URL, ...],
      "tables": N, "first": I, "rate": MOVES_PER_S, "variant": V}      → {"ok": true}
     {"cmd": "round", "target": NAME, "round": R, "measure": [START, END], "stop": T}
-        → {"moves": n, "latencies": [s, ...], "lag": longest lateness of this loop (s), "cpu": s}
+        → {"moves": n, "latencies": [s, ...], "lag": longest lateness of this loop (s), "cpu": s,
+           "gaps": moved frames that did not follow the table held}
     {"cmd": "acknowledged", "target": NAME}  → {table id: [game, plies]}: the newest state of
         each table its players were sent (what the server acknowledged as committed)
     {"cmd": "close"}                                                   → {"ok": true}, and exits
@@ -36,6 +37,9 @@ class Figures:
     latencies: list[float] = field(default_factory=list)
     measure: tuple[float, float] = (0.0, 0.0)
     tasks: set[asyncio.Future[None]] = field(default_factory=set)
+    # `moved` frames that did not follow the table a player held: a frame missed or out of order
+    # (the player then asks for the whole table), while measuring.
+    gaps: int = 0
     # The newest (game, plies) each table's players were sent: committed, as far as they know.
     acknowledged: dict[str, tuple[int, int]] = field(default_factory=dict)
 
@@ -44,6 +48,9 @@ class Figures:
         task = asyncio.ensure_future(coroutine)
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
+
+    def measuring(self) -> bool:
+        return self.measure[0] <= time.monotonic() < self.measure[1]
 
     def moved(self, table: int, game: int, ply: int) -> None:
         self.sent[(table, game, ply)] = time.monotonic()
@@ -83,6 +90,8 @@ class ServerPlayer:
             elif message["type"] == "moved":
                 # A move's small frame: applied to the table it follows, else ask for the table.
                 if table is None or message["previous"] != table["version"]:
+                    if table is not None and self.figures.measuring():
+                        self.figures.gaps += 1
                     if table is None or message["version"] > table["version"]:
                         await self.ws.send('{"type":"sync"}')
                     continue
@@ -277,6 +286,7 @@ async def play_round(target: Target, command: dict[str, Any]) -> dict[str, Any]:
     """Plays until `stop`; latencies of moves sent within `measure` are kept."""
     figures = target.figures
     figures.latencies, figures.measure = [], tuple(command["measure"])  # type: ignore[assignment]
+    figures.gaps = 0
     tasks = [asyncio.ensure_future(player.run(command["round"])) for player in target.players]
     await asyncio.sleep(max(0.0, command["measure"][0] - time.monotonic()))
     lag = [0.0]
@@ -295,6 +305,7 @@ async def play_round(target: Target, command: dict[str, Any]) -> dict[str, Any]:
         "latencies": figures.latencies,
         "lag": lag[0],
         "cpu": cpu,
+        "gaps": figures.gaps,
     }
 
 
