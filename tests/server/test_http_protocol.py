@@ -12,7 +12,7 @@ from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocket
 from websockets.asyncio.client import connect
 
-from tictactoe.server.ops.http_protocol import BoundedH11Protocol
+from tictactoe.server.edge.http_protocol import BoundedH11Protocol
 
 
 async def echo(websocket: WebSocket) -> None:

@@ -14,7 +14,7 @@ from pydantic import BaseModel, Field
 from tictactoe import Game
 from tictactoe.server.learning.hints import reasons
 from tictactoe.server.table.commands import Refused
-from tictactoe.server.web.analysis_calls import ask_the_computer
+from tictactoe.server.web.analysis_calls import ask_the_computer, asker_of
 from tictactoe.server.web.review_bodies import EvaluatePosition
 from tictactoe.server.web.table_bodies import error_responses
 from tictactoe.server.web.templating import request_language, templates_for
@@ -56,7 +56,9 @@ async def hint(body: HintBody, request: Request) -> JSONResponse:
         raise Refused(422, "the game is over: there is no move to hint", reason="game-over")
     evaluation = await ask_the_computer(
         request,
-        lambda analyst: analyst.position(body.variant, game.size, game.line, game.position()),
+        lambda analyst: analyst.position(
+            body.variant, game.size, game.line, game.position(), asker_of(request)
+        ),
         busy="the computer is busy; ask again in a moment",
         cannot="the computer cannot look at the position right now",
         what=f"hint for {body.position!r}",

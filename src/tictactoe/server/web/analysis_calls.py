@@ -1,6 +1,8 @@
 """Asking the computer about a position or a game: the site's analyst (made on first use, thinking
 in the computer player's worker pool), and its failures as refusals (busy: 503 `busy`; a worker
-that died or an engine that failed: 503 `computer-unavailable`, logged)."""
+that died or an engine that failed: 503 `computer-unavailable`, logged). Each question waits its
+turn in the computer's fair queue for its analysis pool, beside draw judgements, as the one who
+asks (a table for its games' reviews, else the visitor's address): no asker holds the pool."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from typing import TypeVar
 
 from fastapi import Request
 
+from tictactoe.server.ops.scope import client_address
 from tictactoe.server.table.commands import Refused
 from tictactoe.server.table.review import AnalysisBusyError, Analyst
 from tictactoe.server.web.identity import tables_of
@@ -37,8 +40,15 @@ def analyst_of(request: Request) -> Analyst:
             on_broken=computer.close_analysis,
             think_ms=settings.analysis_think_ms,
             max_waiting=settings.analysis_queue,
+            queue=computer.analysis_queue,
         )
     return analyst
+
+
+def asker_of(request: Request) -> str:
+    """Who asks about a position outside a table's review (the analysis board, a hint): their
+    address, their turn in the computer's fair queue."""
+    return f"address:{client_address(request.scope)}"
 
 
 async def ask_the_computer(

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from fastapi.security import HTTPAuthorizationCredentials
 
-from tictactoe.server.ops.limits import client_address
+from tictactoe.server.ops.scope import client_address
 from tictactoe.server.table.actor import Table
 from tictactoe.server.table.commands import Refused, TakeSeat
 from tictactoe.server.table.tables import NewTable, TableOptions

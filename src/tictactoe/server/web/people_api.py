@@ -11,7 +11,7 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
 
 from tictactoe import new_game
-from tictactoe.server.ops.limits import client_address
+from tictactoe.server.ops.scope import client_address
 from tictactoe.server.storage import TableRecord
 from tictactoe.server.table import lobby
 from tictactoe.server.table.commands import Refused, TakeSeat

@@ -20,7 +20,7 @@ from tictactoe.server.table.review import (
 )
 from tictactoe.server.table.tokens import hash_secret
 from tictactoe.server.table.view import table_url
-from tictactoe.server.web.analysis_calls import ask_the_computer
+from tictactoe.server.web.analysis_calls import ask_the_computer, asker_of
 from tictactoe.server.web.identity import client_hash, site_base_url, tables_of
 from tictactoe.server.web.review_bodies import (
     AnalysisView,
@@ -169,7 +169,7 @@ async def analyse_game(table_id: str, number: int, request: Request) -> JSONResp
     key = key_of_table(game) if isinstance(game, TableRecord) else key_of_game(game)
     analysis = await ask_the_computer(
         request,
-        lambda analyst: analyst.analysis(key),
+        lambda analyst: analyst.analysis(key, f"table:{table_id}"),
         cannot="the computer cannot analyse the game right now; try again",
         what=f"analysis of game {number} at table {table_id}",
     )
@@ -210,7 +210,9 @@ async def evaluate_position(body: EvaluatePosition, request: Request) -> JSONRes
         raise Refused(422, str(error), "invalid-position") from None
     evaluation = await ask_the_computer(
         request,
-        lambda analyst: analyst.position(body.variant, read["size"], read["line"], body.position),
+        lambda analyst: analyst.position(
+            body.variant, read["size"], read["line"], body.position, asker_of(request)
+        ),
         cannot="the computer cannot look at the position right now",
         what=f"evaluation of {body.position!r}",
     )

@@ -3,7 +3,11 @@ server run without a proxy in front is safe too: uvicorn's h11 protocol (httptoo
 header size) with the request line and headers capped at `MAX_HEADER_BYTES` (431 beyond), and a
 request timeout: a connection that has not sent a request's complete headers and body within the
 header timeout, whether it is new, idle between requests or sending them a byte at a time, gets
-408 and is closed. What one address may hold open is capped too (`address_caps`)."""
+408 and is closed. What one address may hold open is capped too (`address_caps`).
+
+The health checks (`HEALTH_PATHS`) are exempt from the global connection cap (uvicorn's
+`limit_concurrency`, 503 beyond): many addresses together may fill it, and the balancer must
+still learn that the process is up rather than take it out of service."""
 
 from __future__ import annotations
 
@@ -14,10 +18,12 @@ from typing import Any
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from tictactoe.server.ops.address_caps import REFUSED, address_caps
+from tictactoe.server.edge.address_caps import REFUSED, address_caps
 
 # Browsers send a few KB (cookies at most ~4 KB each); 32 KB is what nginx allows by default.
 MAX_HEADER_BYTES = 32 * 1024
+# Answered however many connections are open (each is a constant answer or a short probe).
+HEALTH_PATHS = frozenset({"/healthz", "/readyz"})
 _TOO_SLOW = b"the request came too slowly"
 _TIMED_OUT = (
     b"HTTP/1.1 408 Request Timeout\r\ncontent-type: text/plain; charset=utf-8\r\n"
@@ -43,6 +49,19 @@ class BoundedH11Protocol(H11Protocol):
         self.header_timeout = header_timeout()
         self._header_deadline: asyncio.TimerHandle | None = None
         self._caps = address_caps()
+
+    # uvicorn reads `limit_concurrency` once a request's head is parsed (its scope set): a
+    # health check is then let through past the global cap.
+    @property  # type: ignore[override]
+    def limit_concurrency(self) -> int | None:
+        scope = getattr(self, "scope", None)
+        if scope is not None and scope.get("path") in HEALTH_PATHS:
+            return None
+        return self._limit_concurrency
+
+    @limit_concurrency.setter
+    def limit_concurrency(self, value: int | None) -> None:
+        self._limit_concurrency = value
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
