@@ -12,31 +12,11 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import BrowserContext, Page, WebSocketRoute, expect
+from tests.helpers import RoutedSocket, create_table, join
 
 NewContext = Callable[..., BrowserContext]
 
 DATABASE_DOWN = "The server cannot reach its database: retrying…"
-
-
-def create_table(context: BrowserContext) -> Page:
-    """A 3×3 table against a friend, where the creator plays X and moves first."""
-    page = context.new_page()
-    page.goto("/")
-    form = page.locator("form[data-create-table]")
-    form.locator("input[name=variant][value=standard]").check()
-    form.locator("[data-more-options]").evaluate("details => details.open = true")
-    form.locator("input[name=first][value=me]").check()
-    form.locator("[data-start=friend]").click()
-    page.wait_for_url(re.compile(r"/t/[\w-]+$"))
-    return page
-
-
-def join(context: BrowserContext, url: str) -> Page:
-    page = context.new_page()
-    page.goto(url)
-    page.locator("[data-join]").click()
-    expect(page.locator("[data-board]")).to_have_attribute("data-seat", "o")
-    return page
 
 
 def moves_of(page: Page) -> list[str]:
@@ -50,8 +30,8 @@ def moves_of(page: Page) -> list[str]:
 def test_a_move_made_while_the_database_is_unreachable_says_so_and_lands_once_it_is_back(
     new_context: NewContext, database_path: Path
 ) -> None:
-    alice = create_table(new_context())
-    bob = join(new_context(), alice.url)
+    alice = create_table(new_context(), variant="standard", first="me")
+    bob = join(new_context(), alice.url, seat="o")
     centre = "[data-board] button[data-move='b2']"
     expect(alice.locator(centre)).to_be_enabled()
 
@@ -84,44 +64,31 @@ def test_a_move_made_while_the_database_is_unreachable_says_so_and_lands_once_it
 def test_a_socket_closed_to_try_again_later_says_the_database_is_unreachable_and_reconnects(
     new_context: NewContext,
 ) -> None:
-    alice = create_table(new_context())
+    alice = create_table(new_context(), variant="standard", first="me")
     bob = new_context().new_page()
-    down = {"now": False}
-    routes: list[WebSocketRoute] = []
-
-    def route(socket: WebSocketRoute) -> None:
-        # While the database is "down" the page's socket reaches no server: the test answers it.
-        if not down["now"]:
-            socket.connect_to_server()
-        routes.append(socket)
-
-    bob.route_web_socket(re.compile(r"/ws$"), route)
+    # While the database is "down" the page's socket reaches no server: the test answers it.
+    socket = RoutedSocket(bob)
     bob.goto(alice.url)
     bob.locator("[data-join]").click()
     expect(bob.locator("[data-board]")).to_have_attribute("data-seat", "o")
 
-    down["now"] = True
-    connections = len(routes)
-    routes[-1].close()
-    for _ in range(100):  # the back-off's first retry comes within a second
-        if len(routes) > connections:
-            break
-        bob.wait_for_timeout(50)
-    assert len(routes) > connections, "the page did not reconnect"
+    socket.through = False
+    socket.await_reconnect(socket.drop())
     # What the server does when it cannot load the table: a 503 frame, then close 1013.
-    routes[-1].send(json.dumps({"type": "error", "status": 503, "message": "unreachable"}))
-    routes[-1].close(code=1013, reason="try again later")
+    refused = socket.sockets[-1]
+    refused.send(json.dumps({"type": "error", "status": 503, "message": "unreachable"}))
+    refused.close(code=1013, reason="try again later")
     expect(bob.locator("[data-connection-note]")).to_have_text(DATABASE_DOWN)
     expect(bob.locator("[data-error]")).to_be_hidden()
     alice.locator("[data-board] button[data-move='b2']").click()
-    down["now"] = False
+    socket.through = True
     expect(bob.locator("[data-move='b2']")).to_have_text("X", timeout=20_000)
     expect(bob.locator("[data-connection-note]")).to_be_hidden()
 
 
 def test_too_many_moves_and_too_many_reactions_are_told_apart(new_context: NewContext) -> None:
-    alice = create_table(new_context())
-    join(new_context(), alice.url)
+    alice = create_table(new_context(), variant="standard", first="me")
+    join(new_context(), alice.url, seat="o")
     flooded = {"now": False}
 
     def route(socket: WebSocketRoute) -> None:

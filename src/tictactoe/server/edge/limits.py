@@ -10,6 +10,7 @@ times the limit, which still bounds a flood (README "Scale-out" says how to size
 
 from __future__ import annotations
 
+import logging
 import re
 
 from starlette.responses import JSONResponse
@@ -17,18 +18,21 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from tictactoe.server.edge.refusals import refusal, refuse_handshake
 from tictactoe.server.ops import metrics
-from tictactoe.server.ops.scope import client_address
+from tictactoe.server.ops.scope import address_key, client_address
 from tictactoe.server.ops.token_buckets import TokenBucket, TokenBuckets, retry_after
 from tictactoe.server.settings import Settings
+from tictactoe.server.web.actions import ACTIONS
 
-_ACTION = re.compile(
-    r"^/api/tables/[^/]+/"
-    r"(moves|resign|rematch|claim|seats|takeback|takeback/accept|takeback/decline|reactions"
-    r"|draw|name)$"
-)
+# A table's actions over HTTP (the action table's paths, and reactions) count against the move
+# limit; taking a seat against the join limit.
+_ACTION_PATHS = (*(action.path for action in ACTIONS), "reactions", "seats")
+_ACTION = re.compile(rf"^/api/tables/[^/]+/({'|'.join(map(re.escape, _ACTION_PATHS))})$")
 _FORM_SEAT = re.compile(r"^/t/[^/]+/seats$")  # the no-JavaScript join button
 _ANALYSIS = re.compile(r"^/api/positions/evaluation$|^/api/tables/[^/]+/games/[^/]+/analysis$")
 _CODE = re.compile(r"^/j(/[^/]*)?$")  # a table looked up by its short code
+_LOOPBACK = frozenset({"127.0.0.1", "::1"})
+
+log = logging.getLogger(__name__)
 
 
 class RateLimitMiddleware:
@@ -45,6 +49,7 @@ class RateLimitMiddleware:
             "code": TokenBuckets(*settings.code_rate),
         }
         self.message_rate = settings.socket_message_rate
+        self._warned_of_a_proxy = False
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
@@ -73,11 +78,28 @@ class RateLimitMiddleware:
     def take(self, kind: str, scope: Scope) -> float:
         address = client_address(scope)
         if address in self.exempt:
+            self._warn_of_an_unlisted_proxy(address, scope)
             return 0.0
-        wait = self.buckets[kind].take(address)
+        wait = self.buckets[kind].take(address_key(address))
         if wait > 0:
             metrics.REFUSED.labels(reason=f"rate-{kind}").inc()
         return wait
+
+    def _warn_of_an_unlisted_proxy(self, address: str, scope: Scope) -> None:
+        """Says so (once) when an exempt loopback address forwards requests for others: a proxy
+        on this host that is not a trusted proxy makes every visitor exempt (security M5)."""
+        if self._warned_of_a_proxy or address not in _LOOPBACK:
+            return
+        if any(name == b"x-forwarded-for" for name, _ in scope.get("headers", ())):
+            self._warned_of_a_proxy = True
+            log.warning(
+                "requests from %s carry X-Forwarded-For, but it is not in "
+                "TICTACTOE_TRUSTED_PROXIES: every visitor behind that proxy counts as %s, "
+                "which is exempt from the rate limits (TICTACTOE_RATE_LIMIT_EXEMPT); list the "
+                "proxy in TICTACTOE_TRUSTED_PROXIES",
+                address,
+                address,
+            )
 
 
 class SocketLimit:

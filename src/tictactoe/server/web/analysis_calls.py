@@ -12,7 +12,7 @@ from typing import TypeVar
 
 from fastapi import Request
 
-from tictactoe.server.ops.scope import client_address
+from tictactoe.server.ops.scope import address_key, client_address
 from tictactoe.server.table.commands import Refused
 from tictactoe.server.table.review import AnalysisBusyError, Analyst
 from tictactoe.server.web.identity import tables_of
@@ -48,7 +48,7 @@ def analyst_of(request: Request) -> Analyst:
 def asker_of(request: Request) -> str:
     """Who asks about a position outside a table's review (the analysis board, a hint): their
     address, their turn in the computer's fair queue."""
-    return f"address:{client_address(request.scope)}"
+    return f"address:{address_key(client_address(request.scope))}"
 
 
 async def ask_the_computer(

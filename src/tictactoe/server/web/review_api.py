@@ -255,8 +255,7 @@ async def my_games(request: Request, limit: int = 100) -> list[MyGame]:
             continue
         if not table.moves and table.game_number > 1:
             continue  # a rematch not begun yet: the finished game is listed already
-        x_side = (table.x.client_hash, *(m.client_hash for m in table.x_mates))
-        mark = "x" if mine in x_side else "o"
+        mark = "x" if mine in table.x.clients else "o"
         found.append(
             (
                 table.updated_at,
