@@ -43,14 +43,16 @@ def serve(database: Path, port: int, log: Path | None = None) -> Iterator[subpro
         stderr=subprocess.STDOUT,
     )
     try:
-        deadline = time.monotonic() + 30
+        # Generous: a start after SIGKILL recovers the WAL, and both cores may be busy.
+        deadline = time.monotonic() + 120
         while True:
             try:
                 httpx.get(f"http://127.0.0.1:{port}/openapi.json", timeout=1).raise_for_status()
                 break
             except httpx.HTTPError:
                 if process.poll() is not None or time.monotonic() > deadline:
-                    said = process.stdout.read() if process.stdout else b""
+                    said = log.read_bytes() if log is not None else b""
+                    said += process.stdout.read() if process.stdout else b""
                     raise AssertionError(f"the server did not start:\n{said.decode()}") from None
                 time.sleep(0.1)
         yield process
