@@ -114,11 +114,13 @@ function react(events, next) {
 // ---- drawing ------------------------------------------------------------------------------------
 
 // A friend's table plays once both seats are taken: until then the link to send lies over the board.
-const waitingForFriend = (tbl) => tbl.opponent === "friend" && !tbl.teams && Boolean(freeSeat(tbl)) && !isOver(tbl);
+// Nobody in the other seat yet: the server takes no move (`no-opponent`), teams included.
+const seatFree = (tbl) => tbl.opponent === "friend" && Boolean(freeSeat(tbl)) && !isOver(tbl);
+const waitingForFriend = (tbl) => seatFree(tbl) && !tbl.teams;
 
 function render(tbl) {
   const myTurn = !isOver(tbl) && isPlayerSeat(seat) && tbl.turn === seat;
-  const canPlay = myTurn && !connection.outgoing && connection.connected && !waitingForFriend(tbl);
+  const canPlay = myTurn && !connection.outgoing && connection.connected && !seatFree(tbl);
   board.render(tbl, { legal: canPlay ? tbl.legal_moves : [] });
   // Your mark at once, drawn pending until the server has it.
   const pending = connection.outgoing && board.cells.get(connection.outgoing.move);
