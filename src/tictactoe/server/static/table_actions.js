@@ -16,7 +16,7 @@ export class Actions {
       reactionShown: $("[data-reaction-shown]"), takeback: $("[data-takeback]"), takebackPrompt: $("[data-takeback-prompt]"),
       review: $("[data-review-link]"), countdown: $("[data-claim-countdown]"), layout: $(".table-layout"),
       shareLater: $("[data-share-later]"), boardWrap: $("[data-board-wrap]"),
-      looking: $("[data-looking]"), invite: $("[data-invite]"),
+      looking: $("[data-looking]"), invite: $("[data-invite]"), cancel: $("[data-cancel]"),
     };
     this.tableId = tableId;
     this.claimAfter = Number(page.dataset.claimAfter) || 60;
@@ -44,6 +44,16 @@ export class Actions {
       if (button) send({ type: "react", reaction: button.dataset.reaction });
     });
     els.join.addEventListener("click", () => this.join(tableId, send, say));
+    // Cancel leaves the queue on the server first (nobody is paired with the table any more),
+    // then goes home once the table says so. Offline, the link just goes home: a table whose
+    // creator is away is offered to nobody anyway.
+    this.leaving = false;
+    els.cancel.addEventListener("click", (event) => {
+      if (this.leaving || !send({ type: "stop-waiting" })) return;
+      event.preventDefault();
+      this.leaving = true;
+      els.cancel.setAttribute("aria-disabled", "true");
+    });
     this.wireShare($("[data-copy]"), $("[data-share]"), announce);
     this.reactionTimer = null;
   }
@@ -82,6 +92,12 @@ export class Actions {
     els.shareCard.classList.toggle("over-board", waiting);
     // An open table (Play someone now, or listed for anyone): nobody to send a link to; say that
     // a stranger is being looked for, with a way out.
+    if (this.leaving && (!waiting || !tbl.public)) {
+      this.leaving = false;
+      els.cancel.removeAttribute("aria-disabled");
+      // Off the list: home. Paired meanwhile (the seat was taken first): the game is on.
+      if (waiting) window.location.assign(els.cancel.href);
+    }
     const looking = waiting && Boolean(tbl.public);
     els.looking.hidden = !looking;
     els.invite.hidden = looking;

@@ -24,6 +24,7 @@ EventKind = Literal[
     "name-set",
     "draw-offered",
     "draw-declined",
+    "stopped-waiting",
 ]
 
 

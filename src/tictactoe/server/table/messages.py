@@ -49,6 +49,7 @@ ActionType = Literal[
     "decline-takeback",
     "draw",
     "decline-draw",
+    "stop-waiting",
 ]
 
 
@@ -56,7 +57,8 @@ class ActionMessage(TypedDict):
     """`resign`, `rematch` (ask for one, or accept), `claim` (the win, while the opponent is away
     on their turn), `takeback` (ask to undo your last move), `accept-takeback`,
     `decline-takeback`, `draw` (offer a draw, or accept the opponent's offer): as the HTTP API;
-    `decline-draw` turns the opponent's offer down."""
+    `decline-draw` turns the opponent's offer down; `stop-waiting` takes an open table you wait
+    at alone off the open list (quick pairing's Cancel)."""
 
     __pydantic_config__ = _STRICT  # type: ignore[misc]
     type: ActionType
@@ -139,7 +141,8 @@ ACTIONS = frozenset({"move", "name", *get_args(ActionType)})
 class EventJSON(TypedDict):
     """What happened at the table, as a frame carries it: `type` (`seat-taken`, `moved`,
     `game-over`, `rematch-asked`, `game-started`, `takeback-asked`, `taken-back`,
-    `takeback-declined`, `name-set`, `draw-offered`, `draw-declined`); `mark`, who did it (for
+    `takeback-declined`, `name-set`, `draw-offered`, `draw-declined`, `stopped-waiting`); `mark`,
+    who did it (for
     `taken-back`: whose move was undone); `move`; `result` and `ended_by` when a game ends."""
 
     type: EventKind

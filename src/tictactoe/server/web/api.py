@@ -27,6 +27,7 @@ from tictactoe.server.table.commands import (
     PlayMove,
     Refused,
     Resign,
+    StopWaiting,
     TakeSeat,
 )
 from tictactoe.server.table.messages import REACTIONS, Reason
@@ -413,6 +414,14 @@ ACTIONS = (
         AnswerTakeback(accept=True),
         "Agree to the other side's takeback",
         "Undoes the asker's last move: the position before it is back, as a new version.",
+    ),
+    Action(
+        "stop-waiting",
+        StopWaiting(),
+        "Stop waiting for an opponent",
+        "The one person at an open table (one opened by `POST /api/quick`, or public) takes it "
+        "off the open list: nobody is paired with it any more. `409` (reason `seats-taken`) "
+        "once someone has taken the other seat.",
     ),
     Action(
         "takeback/decline",

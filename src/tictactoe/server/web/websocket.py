@@ -27,6 +27,7 @@ from tictactoe.server.table.commands import (
     Refused,
     Resign,
     SetName,
+    StopWaiting,
 )
 from tictactoe.server.table.messages import (
     CLIENT_MESSAGES,
@@ -53,6 +54,7 @@ _ACTIONS: dict[str, Command] = {
     "decline-takeback": AnswerTakeback(accept=False),
     "draw": OfferDraw(),
     "decline-draw": AnswerDraw(accept=False),
+    "stop-waiting": StopWaiting(),
 }
 
 
