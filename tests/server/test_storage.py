@@ -135,6 +135,7 @@ async def test_table_settings_clock_and_teammates_load_back_equal(storage: Stora
         takeback_by="o",
         x_mates=(SeatRecord("5" * 64, "6" * 64), SeatRecord("7" * 64, None)),
         o_mates=(SeatRecord("8" * 64, "9" * 64),),
+        tossed=True,
     )
     await storage.create(table)
     assert await storage.load(table.id) == table

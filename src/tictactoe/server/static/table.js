@@ -9,7 +9,7 @@ import { Connection } from "./table_connection.js";
 import { Company } from "./table_company.js";
 import { Clocks, renderPlayers, renderStrips } from "./table_people.js";
 import {
-  computerThinking, errorText, freeSeat, isOver, isPlayerSeat, moveText, outcome, pendingText, settingsText,
+  aboutOpponent, computerThinking, errorText, freeSeat, isOver, isPlayerSeat, moveText, outcome, pendingText, settingsText,
   statusText, waitingText,
 } from "./table_text.js";
 
@@ -101,10 +101,10 @@ function react(events, next) {
       spoken = t("Move taken back. {status}", { status: statusText(next, seat) });
       turnSound = true;
     } else if (event.type === "takeback-declined" && player && event.mark === other(seat)) {
-      spoken = t("Your opponent declined the takeback.");
+      spoken = aboutOpponent(next, seat, "Your opponent declined the takeback.", "{name} declined the takeback.");
       notice(spoken);
     } else if (event.type === "draw-declined" && player && event.mark === other(seat)) {
-      notice(t("Your opponent declined the draw."));
+      notice(aboutOpponent(next, seat, "Your opponent declined the draw.", "{name} declined the draw."));
     }
   }
   if (turnSound && isPlayerSeat(seat) && !isOver(next) && next.turn === seat) company.sounds.play("turn");
@@ -258,19 +258,31 @@ function revealBar() {
 function arrivals(previous, next) {
   if (!previous) {
     if (seat === "spectator" && !freeSeat(next) && next.opponent === "friend") notice(t("You are watching this table."));
+    else if (tossText(next)) notice(tossText(next));
     return;
   }
   if (!isPlayerSeat(seat) || next.opponent !== "friend") return;
   if (freeSeat(previous) && !freeSeat(next) && !next.teams) {
     const yours = next.turn === seat && !isOver(next);
     company.sounds.play("turn");
-    notice(t("Your opponent is here."));
-    announce(yours ? t("Your opponent is here: your move") : t("Your opponent is here."));
-    if (document.hidden) document.title = `● ${yours ? t("Your opponent is here: your move") : t("Your opponent is here.")} · ${baseTitle}`;
+    const here = aboutOpponent(next, seat, "Your opponent is here.", "{name} is here.");
+    const spoken = yours ? aboutOpponent(next, seat, "Your opponent is here: your move", "{name} is here: your move") : here;
+    const toss = tossText(next);
+    notice(toss ? `${here} ${toss}` : here);
+    announce(spoken);
+    if (document.hidden) document.title = `● ${spoken} · ${baseTitle}`;
   }
   if (next.game !== previous.game) {
     notice(t("You play {mark} this game.", { mark: seat.toUpperCase() }));
   }
+}
+
+// Who won the coin toss (the creator chose "random"), said at the start of the table's first game.
+function tossText(next) {
+  if (!next.tossed || next.game !== 1 || next.moves.length > 0 || isOver(next)) return "";
+  if (!isPlayerSeat(seat) || next.opponent !== "friend" || next.teams) return "";
+  return seat === "x" ? t("Coin toss: you move first.")
+    : aboutOpponent(next, seat, "Coin toss: your opponent moves first.", "Coin toss: {name} moves first.");
 }
 
 // The answers to this player's questions, shown in the bar where they look.

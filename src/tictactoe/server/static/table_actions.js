@@ -2,7 +2,7 @@
 // and answer a takeback, quick reactions, and the link to share.
 import { other, upper } from "./board.js";
 import { t } from "./strings.js";
-import { errorText, freeSeat, isOver, isPlayerSeat } from "./table_text.js";
+import { aboutOpponent, errorText, freeSeat, isOver, isPlayerSeat, nameOf } from "./table_text.js";
 
 const hasMyMove = (tbl, seat) => tbl.moves.length >= (tbl.turn === seat ? 2 : 1);
 
@@ -107,6 +107,8 @@ export class Actions {
     const asked = tbl.takeback_asked_by;
     els.takeback.hidden = !open || asked === other(seat);
     els.takebackPrompt.hidden = !open || asked !== other(seat);
+    els.takebackPrompt.querySelector("p").textContent = aboutOpponent(tbl, seat,
+      "Your opponent asks to take back their last move.", "{name} asks to take back their last move.");
     els.takeback.disabled = !connected || asked === seat || !hasMyMove(tbl, seat);
     const label = asked === seat ? t("Takeback asked: waiting for your opponent") : t("Ask to take back your move");
     els.takeback.title = label;
@@ -148,7 +150,9 @@ export class Actions {
     const button = [...this.els.reactions.querySelectorAll("button[data-reaction]")]
       .find((candidate) => candidate.dataset.reaction === reaction);
     if (!button) return;
-    reactionShown.textContent = t("{label}: {text}", { label: upper(side), text: button.textContent.trim() });
+    const table = this.latest?.tbl;
+    const label = (table && nameOf(table, side)) ?? upper(side);
+    reactionShown.textContent = t("{label}: {text}", { label, text: button.textContent.trim() });
     reactionShown.dataset.reaction = reaction;
     clearTimeout(this.reactionTimer);
     this.reactionTimer = setTimeout(() => {

@@ -89,6 +89,8 @@ class TableRecord:
     code: str | None = None
     public: bool = False
     draw_offer: str | None = None
+    # Migration 0007: who plays X in the first game was decided by a coin toss.
+    tossed: bool = False
 
     @property
     def waiting(self) -> bool:

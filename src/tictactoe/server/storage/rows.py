@@ -48,6 +48,7 @@ def row_values(table: TableRecord) -> dict[str, Any]:
         "code": table.code,
         "public": table.public,
         "draw_offer": table.draw_offer,
+        "tossed": table.tossed,
         "x_name": table.x.name,
         "o_name": table.o.name,
     }
@@ -85,6 +86,7 @@ _SAME_NAME = (
     "code",
     "public",
     "draw_offer",
+    "tossed",
 )
 
 
@@ -171,6 +173,7 @@ def record_from_row(row: Any) -> TableRecord:
         code=row.code,
         public=bool(row.public),
         draw_offer=row.draw_offer,
+        tossed=bool(row.tossed),
     )
 
 
