@@ -1,7 +1,8 @@
 """Engine speed: random Ultimate playouts per second of the kernel, kernel perft, value network
-evaluations per second, search iterations (simulations) per second of `max` and of the baseline
-(`max` before the value network), nodes per second of the standard solver, and how long
-`tictactoe engine` takes to give its first answer from a cold start (Numba cache warm).
+evaluations per second, search iterations (simulations) per second of processor time of `max`,
+of `max-2026` (`max` as on 2 December 2026) and of the baseline (`max` before the value
+network), nodes per second of the standard solver, and how long `tictactoe engine` takes to
+give its first answer from a cold start (Numba cache warm).
 
     uv run --frozen python bench/engine.py            # about 15 s
     uv run --frozen python bench/engine.py --seconds 1
@@ -15,18 +16,20 @@ import resource
 import subprocess
 import sys
 import time
+from typing import Any
 
 import numpy as np
 
 import tictactoe
+from tictactoe.engine import max_2026, warm_up
 from tictactoe.engine import ultimate_kernel as uk
 from tictactoe.engine import ultimate_search as us
-from tictactoe.engine import warm_up
 from tictactoe.engine.fast_playout import fast_playout_batch
 from tictactoe.engine.perft import perft
-from tictactoe.engine.player import MAX_SETTINGS, MAX_VALUE_MIX, StandardSearch
+from tictactoe.engine.player import MAX_SETTINGS, MAX_VALUE_MIX
 from tictactoe.engine.position import ultimate_state
 from tictactoe.engine.progress import Progress
+from tictactoe.engine.standard_player import StandardSearch
 
 
 def playouts_per_second(seconds: float, policy: int) -> float:
@@ -48,11 +51,14 @@ def playouts_per_second(seconds: float, policy: int) -> float:
     return done / (time.perf_counter() - began)
 
 
-def search_iterations_per_second(seconds: float, **settings: float) -> float:
+def search_iterations_per_second(seconds: float, **settings: Any) -> float:
+    """Iterations of one search from `e5 e4` for `seconds` of the wall clock, per second of this
+    thread's processor time (what a free core would run; a busy machine gives a search fewer
+    processor seconds, not slower ones)."""
     state = ultimate_state(tictactoe.Game.from_record("ultimate", "e5 e4"))
-    began = time.perf_counter()
-    result = us.search(state, deadline=began + seconds, seed=1, **settings)  # type: ignore[arg-type]
-    return result.iterations / (time.perf_counter() - began)
+    began, cpu = time.perf_counter(), time.thread_time()
+    result = us.search(state, deadline=began + seconds, seed=1, **settings)
+    return result.iterations / max(time.thread_time() - cpu, 1e-6)
 
 
 def evaluations_per_second(seconds: float) -> float:
@@ -128,6 +134,7 @@ def main() -> None:
         iterations = search_iterations_per_second(
             args.seconds, value_mix=MAX_VALUE_MIX, **MAX_SETTINGS
         )
+        frozen = search_iterations_per_second(args.seconds, **max_2026.SETTINGS)
         progress.advance()
         baseline = search_iterations_per_second(args.seconds, solver=us.SOLVER_FIRST)
         progress.advance()
@@ -148,8 +155,9 @@ def main() -> None:
     print(f"value network: {evaluations:,.0f} evaluations/s")
     print(
         f"max search (MCTS + exact solver, value {MAX_VALUE_MIX} + fast playouts,"
-        f" {MAX_SETTINGS}): {iterations:,.0f} iterations/s"
+        f" {MAX_SETTINGS}): {iterations:,.0f} iterations/s of processor time"
     )
+    print(f"max-2026 (max as on 2 December 2026, frozen): {frozen:,.0f} iterations/s")
     print(f"baseline (max before the value network): {baseline:,.0f} iterations/s")
     print(f"plain UCT (the ladder's baseline, random playouts): {plain:,.0f} iterations/s")
     print(f"standard 5x5 line 4 alpha-beta, depth 8: {nodes:,.0f} nodes/s ({solved:,} nodes)")

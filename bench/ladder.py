@@ -8,8 +8,10 @@ error bar.
     uv run --frozen python bench/ladder.py --pairs "mcts(c=0.5):mcts(c=1.0)" --think-ms 30
 
 A player is a level (`tictactoe.engine.LEVELS`, `novice` to `max`), `random` (a legal move at
-random: a newcomer tapping anywhere), `baseline` (`max` before the value
-network, `player.baseline_move`), `uct` (random playouts, no solver, the same time as `max`),
+random: a newcomer tapping anywhere), `baseline` (`max` before the value network,
+`player.baseline_move`), `max-2026` (`max` as it was on 2 December 2026, frozen in
+`engine/max_2026.py`, its own kept tree; `max-2026(n=N)`: N iterations a move on a new tree),
+`uct` (random playouts, no solver, the same time as `max`),
 `max(key=value,...)` (`max` with its own kept tree and other settings: `v` share of the value
 network, `a` its minimax share (`mcts.run_iterations`), `c` exploration, `style` playout bits
 (`fast_playout`), `policy`, `prior`, `expand`, `d` a draw's score, `p` the network's share in a
@@ -38,7 +40,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import tictactoe
-from tictactoe.engine import LEVELS, best_move, player, warm_up
+from tictactoe.engine import LEVELS, best_move, max_2026, player, warm_up
 from tictactoe.engine import ultimate_search as us
 from tictactoe.engine import value_net as vn
 from tictactoe.engine.kept_tree import KeptTree
@@ -61,6 +63,11 @@ def make_player(spec: str, think_ms: int) -> Player:
         return lambda game, seed: random.Random(seed).choice(game.legal_moves())
     if spec == "baseline":
         return lambda game, seed: baseline_move(game, think_ms=think_ms)
+    if spec == max_2026.NAME:
+        return lambda game, seed: max_2026.max_2026_move(game, think_ms=think_ms)
+    if spec.startswith(f"{max_2026.NAME}(n=") and spec.endswith(")"):
+        count = int(spec[len(max_2026.NAME) + 3 : -1])
+        return lambda game, seed: max_2026.max_2026_move(game, seed=seed, iterations=count)
     if spec.startswith("max(") and spec.endswith(")"):
         # `max` with other settings, keeping its own tree between moves.
         options = dict(item.split("=") for item in spec[4:-1].split(",") if item)

@@ -62,11 +62,15 @@ class ServerPlayer:
         self.figures = figures
         self.pending: tuple[int, int] | None = None  # (game, ply) we are about to play / played
         self.rematch_asked = 0  # the last game we asked a rematch after
-        self.fresh = True  # the round's first move: started at once, so the rate is steady soon
+        self.fresh = True  # the round's first move: played as soon as the table is known
 
     async def run(self, round_number: int) -> None:
         self.pending, self.fresh = None, True
-        # Whatever arrived between rounds is stale: ask for the table as it is now.
+        # Whatever arrived between rounds is stale: ask for the table as it is now, at a moment
+        # drawn uniformly over one think time, as the first move (made at once after it): the
+        # tables' syncs and first moves spread over the round's first `pace` seconds, as real
+        # players' moves do, instead of every table's whole state asked for in one instant.
+        await asyncio.sleep(self.pace * random.uniform(0.0, 1.0))
         await self.ws.send('{"type":"sync"}')
         table: dict[str, Any] | None = None
         async for text in self.ws:
@@ -105,9 +109,7 @@ class ServerPlayer:
 
     def think(self) -> float:
         fresh, self.fresh = self.fresh, False
-        return (
-            self.pace * random.uniform(0.0, 1.0) if fresh else self.pace * random.uniform(0.5, 1.5)
-        )
+        return 0.0 if fresh else self.pace * random.uniform(0.5, 1.5)
 
     async def ask_rematch(self) -> None:
         await asyncio.sleep(self.think())

@@ -200,7 +200,10 @@ def parse_arguments() -> argparse.Namespace:
     parser.add_argument("--seconds", type=float, default=10, help="measured time per target")
     parser.add_argument("--rounds", type=int, default=2, help="rotations through the targets")
     parser.add_argument(
-        "--warmup", type=float, default=2, help="seconds played before measuring, each round"
+        "--warmup",
+        type=float,
+        help="seconds played before measuring, each round (default: one sustained think time, "
+        "tables / rate, at least 2)",
     )
     parser.add_argument("--processes", type=int, default=2, help="processes of the last setup")
     parser.add_argument("--generators", type=int, default=4, help="load generator processes")
@@ -209,7 +212,9 @@ def parse_arguments() -> argparse.Namespace:
         action="store_true",
         help="SIGKILL one process of the last setup mid-flood; check nothing acknowledged is lost",
     )
-    return parser.parse_args()
+    args = parser.parse_args()
+    args.warmup = bench.warmup_seconds(args)
+    return args
 
 
 if __name__ == "__main__":

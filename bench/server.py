@@ -313,6 +313,12 @@ async def play_round(
     await asyncio.sleep(0.5)  # let moves in flight land before the next target plays
 
 
+def warmup_seconds(args: argparse.Namespace) -> float:
+    """Play before measuring: at least one think time (tables / rate), in which every player
+    syncs and the tables make their first moves (bench/load.py spreads them over it)."""
+    return float(args.warmup) if args.warmup is not None else max(2.0, args.tables / args.rate)
+
+
 def percentile(values: list[float], fraction: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
@@ -428,7 +434,11 @@ async def main(args: argparse.Namespace) -> None:
                 shift = round_number % len(targets)
                 for target in targets[shift:] + targets[:shift]:
                     await play_round(
-                        generators, target, round_number, args.warmup, args.seconds / args.rounds
+                        generators,
+                        target,
+                        round_number,
+                        warmup_seconds(args),
+                        args.seconds / args.rounds,
                     )
             results = {target.name: report(target) for target in targets}
             await generators.close()
@@ -460,7 +470,10 @@ def parse_arguments() -> argparse.Namespace:
     parser.add_argument("--seconds", type=float, default=20, help="measured time per target")
     parser.add_argument("--rounds", type=int, default=4, help="alternations of server and relay")
     parser.add_argument(
-        "--warmup", type=float, default=2, help="seconds played before measuring, each round"
+        "--warmup",
+        type=float,
+        help="seconds played before measuring, each round (default: one think time, "
+        "tables / rate, at least 2)",
     )
     parser.add_argument("--generators", type=int, default=4, help="load generator processes")
     parser.add_argument("--variant", default="ultimate", choices=["ultimate", "standard"])

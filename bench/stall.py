@@ -6,18 +6,22 @@
 Spawns `tictactoe serve` (SQLite in a temporary folder). First the bystander plays alone (the
 baseline, `--baseline` seconds), then while the attacker:
 
-- `draws`: one client (one address) keeps draw offers to the computer going at `--rate` a second
-  over `--tables` tables of its own (Ultimate, where judging a draw is a real search). A repeated
-  offer at a position already judged is answered from memory, so the attacker plays a move
-  whenever it has offered at the position before: each of its offers costs a search. The
-  bystander plays the computer (Ultimate, level medium) over a WebSocket and measures the
-  computer's reply: from sending its move to the frame with the computer's.
+- `draws`: one client (one address) sends draw offers to the computer at `--rate` a second, on a
+  fixed schedule (`DrawFlood`), over `--tables` tables of its own (Ultimate, where judging a draw
+  is a real search). A repeated offer at a position already judged is answered from memory, so
+  the attacker plays a move whenever it has offered at the position before: each of its offers
+  costs a search. The bystander plays the computer (Ultimate, level medium) over a WebSocket and
+  measures the computer's reply: from sending its move to the frame with the computer's. The
+  computer's visible think time is `--least-think` (0: its reply is its search and any stall).
 - `cookie`: the attacker sends requests whose `Cookie` header is `--cookie-kib` KiB of a quoted
   value full of backslash escapes (quadratic for `http.cookies` on Python < 3.11.10), back to back.
   The bystander plays both sides of a one-device table over a WebSocket and measures each move's
   round trip.
 
-Prints p50 / p99 / max of the bystander's figure, alone and under attack, and the attacker's counts.
+Prints p50 / p99 / max of the bystander's figure, alone and under attack, the server's longest
+event-loop stall in each (bench/loop_monitor.py: wall-clock, and the loop thread's own processor
+time, which is what the server's own work made every other table wait), and the attacker's counts
+(draws: offers sent, and their answers by HTTP status: a 429 is the site's rate limit refusing).
 """
 
 from __future__ import annotations
@@ -32,10 +36,16 @@ import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
+
+BENCH = Path(__file__).resolve().parent
+sys.path.insert(0, str(BENCH))
+
+import loop_monitor  # noqa: E402
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -50,11 +60,18 @@ def free_port() -> int:
         return port
 
 
-def spawn_server(port: int, folder: str) -> subprocess.Popen[bytes]:
-    command = [sys.executable, "-m", "tictactoe.cli", "serve", "--port", str(port)]
-    command += ["--database", f"sqlite:///{folder}/stall.db"]
+def spawn_server(port: int, folder: str, least_think: float) -> subprocess.Popen[bytes]:
+    """`tictactoe serve` with bench/loop_monitor.py watching its event loop (to `loop.jsonl`)."""
+    command = [sys.executable, str(BENCH / "loop_monitor.py"), f"{folder}/loop.jsonl", "serve"]
+    command += ["--port", str(port), "--database", f"sqlite:///{folder}/stall.db"]
+    # The computer's visible think (0.6 s by default) would hide what a stall adds to its reply.
+    env = {**os.environ, "TICTACTOE_COMPUTER_LEAST_THINK_SECONDS": str(least_think)}
     return subprocess.Popen(
-        command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+        command,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+        env=env,
     )
 
 
@@ -168,43 +185,107 @@ def _bearer(token: str) -> dict[str, str]:
 # -- the attackers --------------------------------------------------------------------------------
 
 
-async def draw_flood(
-    http: httpx.AsyncClient, args: argparse.Namespace, until: float
-) -> dict[str, int]:
-    """Draw offers at `args.rate` a second over `args.tables` tables against the computer."""
-    seats = []
-    for _ in range(args.tables):
-        created = (
-            await http.post(
-                "/api/tables", json={"variant": "ultimate", "opponent": "computer", "level": "easy"}
+# Tables an offer looks at before it is sent anyway (each look is a GET: the flood is of offers).
+LOOKS_PER_OFFER = 3
+
+
+class DrawFlood:
+    """One client's draw offers to the computer, sent on a fixed schedule (`rate` a second, each
+    tick on time whatever the answers to earlier ones take: the send rate is the one asked for)
+    over `tables` tables of its own. Each tick offers a draw at the first of its tables ready for
+    one: its turn, no offer pending, the position not offered at before (an offer repeated at a
+    position already judged costs no search, so at such a table it plays a move first); when
+    every table's offer is still being judged, it offers again at one of them all the same."""
+
+    def __init__(self, http: httpx.AsyncClient, rate: float, tables: int) -> None:
+        self.http, self.rate, self.table_count = http, rate, tables
+        self.seats: list[dict[str, Any]] = []
+        self.next = 0
+        self.counts: dict[str, int] = {
+            "ticks": 0,
+            "offers sent": 0,
+            "moves": 0,
+            "no table ready": 0,
+        }
+        self.answers: dict[str, int] = {}  # the offers' answers by status
+
+    async def open_tables(self) -> None:
+        for _ in range(self.table_count):
+            body = {"variant": "ultimate", "opponent": "computer", "level": "easy"}
+            created = (await self.http.post("/api/tables", json=body)).json()
+            self.seats.append(
+                {"id": created["id"], "token": created["token"], "offered_at": -1, "busy": False}
             )
-        ).json()
-        seats.append((created["id"], created["token"], {"offered_at": -1}))
-    counts = {"offers": 0, "moves": 0, "refused": 0, "skipped": 0}
-    turn = 0
-    while time.monotonic() < until:
-        tick = time.monotonic()
-        table_id, token, memory = seats[turn % len(seats)]
-        turn += 1
-        table = (await http.get(f"/api/tables/{table_id}")).json()
+
+    async def run(self, until: float) -> dict[str, Any]:
+        started = time.monotonic()
+        actions: set[asyncio.Task[None]] = set()
+        tick = 0
+        while (at := started + tick / self.rate) < until:
+            await asyncio.sleep(max(0.0, at - time.monotonic()))
+            action = asyncio.ensure_future(self.offer_somewhere())
+            actions.add(action)
+            action.add_done_callback(actions.discard)
+            tick += 1
+        await asyncio.gather(*actions)
+        return {
+            **self.counts,  # each tick of the schedule, all within the window, sent one offer
+            "offers a second": round(self.counts["offers sent"] / (until - started), 2),
+            "answers": self.answers,
+        }
+
+    async def offer_somewhere(self) -> None:
+        self.counts["ticks"] += 1
+        try:
+            await self.offer_at_a_ready_table()
+        except httpx.HTTPError:
+            # A kept-alive connection the server closed as it was reused, say: counted.
+            self.counts["transport errors"] = self.counts.get("transport errors", 0) + 1
+
+    async def offer_at_a_ready_table(self) -> None:
+        for _ in range(min(LOOKS_PER_OFFER, len(self.seats))):
+            seat = self.seats[self.next % len(self.seats)]
+            self.next += 1
+            if seat["busy"]:
+                continue
+            seat["busy"] = True
+            try:
+                if await self.offer_at(seat):
+                    return
+            finally:
+                seat["busy"] = False
+        # The tables looked at are all waiting for the computer: offer at the next one anyway
+        # (the site refuses it, 409, if an offer is pending there; it is sent all the same: the
+        # rate is the attacker's, not the judge's).
+        self.counts["no table ready"] += 1
+        seat = self.seats[self.next % len(self.seats)]
+        self.next += 1
+        await self.send_offer(seat)
+
+    async def offer_at(self, seat: dict[str, Any]) -> bool:
+        """Offers a draw at this table if it is ready for one (True: offered)."""
+        table_id, headers = seat["id"], _bearer(seat["token"])
+        table = (await self.http.get(f"/api/tables/{table_id}")).json()
         if table["result"] is not None:
-            await http.post(f"/api/tables/{table_id}/rematch", headers=_bearer(token))
-            counts["skipped"] += 1
-        elif not table["legal_moves"] or table.get("draw_offer") is not None:
-            counts["skipped"] += 1  # the computer is thinking or judging
-        elif memory["offered_at"] == len(table["record"]):
-            answer = await http.post(
-                f"/api/tables/{table_id}/moves",
-                json={"move": table["legal_moves"][0]},
-                headers=_bearer(token),
-            )
-            counts["moves" if answer.status_code == 200 else "refused"] += 1
-        else:
-            answer = await http.post(f"/api/tables/{table_id}/draw", headers=_bearer(token))
-            memory["offered_at"] = len(table["record"])
-            counts["offers" if answer.status_code == 200 else "refused"] += 1
-        await asyncio.sleep(max(0.0, 1 / args.rate - (time.monotonic() - tick)))
-    return counts
+            await self.http.post(f"/api/tables/{table_id}/rematch", headers=headers)
+            return False
+        if not table["legal_moves"] or table.get("draw_offer") is not None:
+            return False  # the computer is thinking or judging
+        if seat["offered_at"] == len(table["record"]):
+            move = {"move": table["legal_moves"][0]}
+            await self.http.post(f"/api/tables/{table_id}/moves", json=move, headers=headers)
+            self.counts["moves"] += 1
+            return False  # now the computer's turn: another table gets the offer
+        seat["offered_at"] = len(table["record"])
+        await self.send_offer(seat)
+        return True
+
+    async def send_offer(self, seat: dict[str, Any]) -> None:
+        self.counts["offers sent"] += 1
+        url = f"/api/tables/{seat['id']}/draw"
+        answer = await self.http.post(url, headers=_bearer(seat["token"]))
+        status = str(answer.status_code)
+        self.answers[status] = self.answers.get(status, 0) + 1
 
 
 async def cookie_flood(base: str, args: argparse.Namespace, until: float) -> dict[str, int]:
@@ -241,10 +322,22 @@ def summary(name: str, values: list[float]) -> str:
     )
 
 
+def loop_summary(folder: str, start: float, end: float) -> str:
+    """The server's longest event-loop stall between `start` and `end`: in wall-clock time, and in
+    the loop thread's own processor time (what the server's own work, such as parsing a request,
+    kept every other table waiting, whatever else the machine runs)."""
+    time.sleep(2 * loop_monitor.WINDOW)  # the monitor's last window is written
+    figures = loop_monitor.windows(f"{folder}/loop.jsonl", [(start, end)])
+    return (
+        f"  server loop: longest stall {figures['stall_ms']:.0f} ms wall,"
+        f" {figures['cpu_stall_ms']:.1f} ms of its own processor time"
+    )
+
+
 async def main(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as folder:
         port = free_port()
-        server = spawn_server(port, folder)
+        server = spawn_server(port, folder, args.least_think)
         try:
             wait_until_up(port, server)
             base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
@@ -255,15 +348,22 @@ async def main(args: argparse.Namespace) -> None:
                 await bystander(http, ws_base, time.monotonic() + 3)
                 if args.scenario == "draws":
                     await warm_up_draws(http)
-                alone = await bystander(http, ws_base, time.monotonic() + args.baseline)
+                alone_from = time.monotonic()
+                alone = await bystander(http, ws_base, alone_from + args.baseline)
                 print(summary("bystander alone", alone), flush=True)
-                until = time.monotonic() + args.seconds
+                print(loop_summary(folder, alone_from, time.monotonic()), flush=True)
                 if args.scenario == "draws":
-                    attack: Any = draw_flood(http, args, until)
+                    flood = DrawFlood(http, args.rate, args.tables)
+                    await flood.open_tables()
+                    until = time.monotonic() + args.seconds
+                    attack: Any = flood.run(until)
                 else:
+                    until = time.monotonic() + args.seconds
                     attack = cookie_flood(base, args, until)
+                attack_from = time.monotonic()
                 attacked, counts = await asyncio.gather(bystander(http, ws_base, until), attack)
                 print(summary("bystander under attack", attacked))
+                print(loop_summary(folder, attack_from, until))
                 print(f"attacker ({args.scenario}): {counts}")
         finally:
             stop(server)
@@ -277,6 +377,9 @@ def parse_arguments() -> argparse.Namespace:
     parser.add_argument("--rate", type=float, default=7, help="draws: attacker actions a second")
     parser.add_argument("--tables", type=int, default=60, help="draws: the attacker's tables")
     parser.add_argument("--cookie-kib", type=int, default=32, help="cookie: the header's size")
+    parser.add_argument(
+        "--least-think", type=float, default=0, help="the computer's visible think time (s)"
+    )
     return parser.parse_args()
 
 

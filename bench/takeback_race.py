@@ -2,11 +2,12 @@
 
     uv run python bench/takeback_race.py [--tries 200] [--think-ms 50] [--seed 1]
 
-In one process, with the real engine in its worker pool (as `tictactoe serve` runs it): at an
-Ultimate table against the computer with takebacks on, the person moves, waits a random time
-(0 to `--most-ms`, so the takeback lands before, during or after the computer's search), takes
-the move back (undone at once against the computer), plays another move, and waits for the
-computer's answer (at most `--timeout` seconds), after one untimed try that starts the worker.
+In one process, with the real engine in its worker pool (as `tictactoe serve` runs it, workers
+started with the process): at an Ultimate table against the computer with takebacks on, who
+moves first drawn at random (as "first: random" does), the person moves, waits a random time (0
+to `--most-ms`, so the takeback lands before, during or after the computer's search), takes the
+move back (undone at once against the computer), plays another move, and waits for the
+computer's answer (at most `--timeout` seconds). Every level of `tictactoe.engine.levels()`.
 Prints, for each level, how many of the tries the computer answered, and the slowest answer.
 """
 
@@ -18,7 +19,7 @@ import contextlib
 import random
 import time
 
-from tictactoe.engine import LEVELS
+from tictactoe.engine import levels
 from tictactoe.server.pubsub.memory import MemoryPubSub
 from tictactoe.server.settings import Settings
 from tictactoe.server.storage.memory import MemoryStorage
@@ -32,12 +33,17 @@ async def one_try(
     tables: Tables, level: str, rng: random.Random, args: argparse.Namespace
 ) -> float:
     """The seconds the computer took to answer the second move (inf: it never did)."""
+    first = rng.choice(("me", "friend"))  # friend: the computer moves first
     created = await tables.create(
-        TableOptions(variant="ultimate", opponent="computer", takebacks=True, level=level), None
+        TableOptions(
+            variant="ultimate", opponent="computer", takebacks=True, level=level, first=first
+        ),
+        None,
     )
     table, me = created.table, hash_secret(created.token)
-    first = rng.choice(table.game.legal_moves())
-    await table.apply(PlayMove(first), me)
+    while table.game.turn != table.mark_of(me):
+        await table.wait_for_computer()
+    await table.apply(PlayMove(rng.choice(table.game.legal_moves())), me)
     await asyncio.sleep(rng.uniform(0, args.most_ms / 1000))
     with contextlib.suppress(Refused):
         # Before or during the computer's search: our move goes; after it: its move and ours.
@@ -66,12 +72,16 @@ async def one_try(
 
 async def main(args: argparse.Namespace) -> None:
     computer = ComputerPlayer(workers=1, think_ms=args.think_ms)
-    tables = Tables(MemoryStorage(), MemoryPubSub(), Settings(database_url="memory://"), computer)
+    settings = Settings(database_url="memory://", computer_least_think_seconds=args.least_think)
+    tables = Tables(MemoryStorage(), MemoryPubSub(), settings, computer)
     rng = random.Random(args.seed)
     try:
-        # The worker process starts and loads its kernels once (seconds on a busy box): untimed.
-        await one_try(tables, "max", rng, argparse.Namespace(**{**vars(args), "timeout": 600}))
-        for level in args.levels or LEVELS:
+        # As `tictactoe serve` does: the workers start (and load their kernels) with the process,
+        # not at the first move (which then waited for that: the misses of earlier runs).
+        started = time.perf_counter()
+        await computer.start()
+        print(f"workers started in {time.perf_counter() - started:.1f} s", flush=True)
+        for level in args.levels or [level["name"] for level in levels()]:
             times = [await one_try(tables, level, rng, args) for _ in range(args.tries)]
             answered = [seconds for seconds in times if seconds != float("inf")]
             slowest = max(answered, default=float("nan")) * 1000
@@ -93,6 +103,9 @@ def parse_arguments() -> argparse.Namespace:
     parser.add_argument("--timeout", type=float, default=30, help="an answer later is none")
     parser.add_argument("--levels", nargs="*", help="the levels to try (all when not given)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--least-think", type=float, default=0.0, help="the computer's visible think (s)"
+    )
     return parser.parse_args()
 
 

@@ -3,6 +3,7 @@ that play the parts of two browsers (each with its own cookie) at one table."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -19,7 +20,12 @@ from tictactoe.server.settings import Settings
 
 @pytest.fixture
 def settings(tmp_path: Path) -> Settings:
-    return Settings(database_url=f"sqlite:///{tmp_path / 'tables.db'}", claim_after_seconds=60)
+    # The computer replies at once here; test_side_jobs proves its visible think time.
+    return Settings(
+        database_url=f"sqlite:///{tmp_path / 'tables.db'}",
+        claim_after_seconds=60,
+        computer_least_think_seconds=0,
+    )
 
 
 class TestClock:
@@ -37,6 +43,12 @@ class TestClock:
     def advance(self, seconds: float) -> None:
         self.now += seconds
 
+    async def sleep(self, seconds: float) -> None:
+        """Returns once the test has advanced the clock by `seconds` (from any thread)."""
+        until = self.now + seconds
+        while self.now < until:
+            await asyncio.sleep(0.001)
+
 
 @pytest.fixture
 def clock() -> TestClock:
@@ -51,7 +63,7 @@ def app(settings: Settings) -> FastAPI:
 @pytest.fixture
 def clocked_app(settings: Settings, clock: TestClock) -> FastAPI:
     """The site with its tables on the test's clock (see `TestClock`)."""
-    return create_app(settings, clock=clock)
+    return create_app(settings, clock=clock, sleep=clock.sleep)
 
 
 @pytest.fixture

@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import TypeVar
 
 import pytest
 
 from tictactoe.server.table.fair_queue import DRAW, MOVE, FairQueue
+from tictactoe.server.table.review import Analyst, GameKey
+
+T = TypeVar("T")
 
 
 class Jobs:
@@ -93,3 +99,47 @@ async def test_as_many_run_at_once_as_there_are_slots() -> None:
     assert jobs.started == ["a1", "b1"]
     await jobs.end("b1")
     assert jobs.started == ["a1", "b1", "c1"]
+
+
+class RecordingQueue(FairQueue):
+    """A fair queue that notes who got each slot, in order."""
+
+    def __init__(self, slots: int) -> None:
+        super().__init__(slots)
+        self.order: list[str] = []
+
+    async def run(self, table_id: str, kind: int, job: Callable[[], Awaitable[T]]) -> T:
+        async def noted() -> T:
+            self.order.append(table_id)
+            return await job()
+
+        return await super().run(table_id, kind, noted)
+
+
+async def test_analysis_takes_turns_in_the_same_fair_queue_behind_draw_judgements() -> None:
+    queue = RecordingQueue(slots=1)
+    jobs = Jobs(queue)
+    jobs.add("b", "B", DRAW)  # table B's draw judgement holds the only worker
+    await settle()
+    with ThreadPoolExecutor(1) as threads:
+        analyst = Analyst(lambda: threads, think_ms=5, max_waiting=100, queue=queue)
+        # Table A's review: one search per position, 6 of them, each waiting its turn.
+        review = asyncio.ensure_future(
+            analyst.analysis(GameKey("standard", 3, 3, None, "b2 a1 c3 a3 a2"), "table:A")
+        )
+        await settle()
+        jobs.add("c", "C", DRAW)  # then table C's draw judgement, and a visitor's hint
+        hint = asyncio.ensure_future(
+            analyst.position("standard", 3, 3, ".../.x./o.. x", "address:D")
+        )
+        await settle()
+        assert queue.order == ["B"] and queue.waiting == 3  # nobody jumped into the pool
+        await jobs.end("b")
+        assert queue.order == ["B", "C"]  # a draw judgement goes before any analysis
+        await jobs.end("c")
+        evaluation = await hint
+        assert queue.order[2:4] == ["table:A", "address:D"]  # A's review waits after one turn
+        assert not review.done() and evaluation["best_move"] is not None
+        analysis = await review
+    assert len(analysis["evaluations"]) == 6
+    assert queue.order.count("table:A") == 6 and queue.running == queue.waiting == 0

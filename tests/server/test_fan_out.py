@@ -7,7 +7,7 @@ import asyncio
 import json
 from typing import Any
 
-from tictactoe.server.ops.websocket_protocol import SEND_TEXT_NOW
+from tictactoe.server.ops.scope import SEND_TEXT_NOW
 from tictactoe.server.table.envelope import encode, table_body
 from tictactoe.server.web.connections import Audience, Connection
 

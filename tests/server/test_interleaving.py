@@ -7,13 +7,24 @@ import asyncio
 import json
 from typing import Any
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from tictactoe.server.pubsub.memory import MemoryPubSub
 from tictactoe.server.settings import Settings
 from tictactoe.server.storage.memory import MemoryStorage
 from tictactoe.server.table.actor import channel_of
-from tictactoe.server.table.commands import PlayMove, Refused, TakeSeat
+from tictactoe.server.table.commands import (
+    AskTakeback,
+    OfferDraw,
+    PlayMove,
+    Refused,
+    Resign,
+    SetName,
+    TakeSeat,
+)
 from tictactoe.server.table.envelope import decode
-from tictactoe.server.table.seats import members
+from tictactoe.server.table.seats import members, other
 from tictactoe.server.table.tables import TableOptions, Tables
 from tictactoe.server.table.tokens import hash_secret
 from tictactoe.server.web.connections import Hub
@@ -108,3 +119,104 @@ async def test_a_socket_that_leaves_before_its_subscription_lands_leaks_nothing(
     pubsub.confirm.set()
     await joining
     assert hub.connection_count == 0 and pubsub.subscriber_count(channel_of("T")) == 0
+
+
+class YieldingStorage(MemoryStorage):
+    """Memory storage whose saves yield `pauses` times first (a real store awaits there)."""
+
+    def __init__(self, pauses: int) -> None:
+        super().__init__()
+        self.pauses = pauses
+
+    async def save(self, *args: Any, **kwargs: Any) -> None:
+        for _ in range(self.pauses):
+            await asyncio.sleep(0)
+        await super().save(*args, **kwargs)
+
+
+COMMANDS = ("move", "other move", "takeback", "draw", "resign", "name")
+
+
+def command_of(table: Any, action: str) -> Any:
+    legal = table.game.legal_moves()
+    return {
+        "move": lambda: PlayMove(legal[0], table.record.version),
+        "other move": lambda: PlayMove(legal[-1], table.record.version),
+        "takeback": AskTakeback,
+        "draw": OfferDraw,
+        "resign": Resign,
+        "name": lambda: SetName("Ana"),
+    }[action]()
+
+
+async def two_players(storage: MemoryStorage) -> tuple[Any, dict[str, str]]:
+    tables = tables_on(storage)
+    created = await tables.create(TableOptions(variant="standard", takebacks=True), "creator")
+    table = created.table
+    await table.apply(TakeSeat(hash_secret("guest"), "guest"), None)
+    people = {created.mark: hash_secret(created.token), other(created.mark): hash_secret("guest")}
+    await table.apply(PlayMove("b2"), people["x"])
+    return table, people
+
+
+async def outcome(table: Any, command: Any, by: str) -> bool:
+    try:
+        await table.apply(command, by)
+    except Refused:
+        return False
+    return True
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    first=st.tuples(st.sampled_from(("x", "o")), st.sampled_from(COMMANDS)),
+    second=st.tuples(st.sampled_from(("x", "o")), st.sampled_from(COMMANDS)),
+    pauses=st.integers(0, 3),
+    steps=st.integers(0, 8),
+)
+def test_two_commands_interleaved_at_every_await_end_as_if_one_ran_after_the_other(
+    first: tuple[str, str], second: tuple[str, str], pauses: int, steps: int
+) -> None:
+    """The second command starts `steps` loop steps after the first, that is at each of the
+    first's awaits in turn (the save yields `pauses` times): the table ends as one of the two
+    orders run one after the other would leave it, stored as shown, its frames in order."""
+
+    async def at_once() -> tuple[Any, list[bool], list[int]]:
+        table, people = await two_players(YieldingStorage(pauses))
+        versions: list[int] = []
+        await table._pubsub.subscribe(
+            channel_of(table.id), lambda f: versions.append(decode(f).version)
+        )
+        # Both as sent: built on the table before either runs.
+        sent = [command_of(table, first[1]), command_of(table, second[1])]
+        one = asyncio.ensure_future(outcome(table, sent[0], people[first[0]]))
+        for _ in range(steps):
+            await asyncio.sleep(0)
+        two = asyncio.ensure_future(outcome(table, sent[1], people[second[0]]))
+        accepted = list(await asyncio.gather(one, two))
+        assert table._storage._tables[table.id] == table.record  # stored as shown
+        return table, accepted, versions
+
+    async def in_order(order: tuple[int, int], commands: list[Any]) -> Any:
+        table, people = await two_players(YieldingStorage(0))
+        plays = (first, second)
+        for index in order:
+            await outcome(table, commands[index], people[plays[index][0]])
+        return table.record
+
+    async def check() -> None:
+        table, accepted, versions = await at_once()
+        start = versions[0] - 1 if versions else table.record.version
+        assert versions == list(range(start + 1, table.record.version + 1))  # no gap, no repeat
+        # The commands as sent (built on the table before either ran), in either order.
+        reference, _ = await two_players(YieldingStorage(0))
+        commands = [command_of(reference, first[1]), command_of(reference, second[1])]
+        ends = [await in_order(order, commands) for order in ((0, 1), (1, 0))]
+        shown = table.record
+        assert any(
+            (end.moves, end.result, end.draw_offer, end.version)
+            == (shown.moves, shown.result, shown.draw_offer, shown.version)
+            for end in ends
+        ), (accepted, shown, ends)
+
+    asyncio.run(check())

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from tictactoe.server.ops.logs import JSONFormatter, TextFormatter, redact
+from tictactoe.server.edge.logs import JSONFormatter, TextFormatter, redact
 
 SECRET = "s3cr3tS3cr3tS3cr3tS3cr3t"
 

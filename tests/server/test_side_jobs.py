@@ -12,15 +12,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import sqlite3
+from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.server.conftest import TestClock
 
 from tictactoe.server.pubsub.memory import MemoryPubSub
 from tictactoe.server.settings import Settings
 from tictactoe.server.storage import StorageUnavailableError, TableRecord
 from tictactoe.server.storage.memory import MemoryStorage
+from tictactoe.server.storage.sql import SQLStorage
 from tictactoe.server.table.actor import Table, channel_of
 from tictactoe.server.table.commands import (
     AskRematch,
@@ -31,6 +36,7 @@ from tictactoe.server.table.commands import (
     SetName,
 )
 from tictactoe.server.table.game import build_game
+from tictactoe.server.table.side_jobs import visible_wait
 from tictactoe.server.table.tables import TableOptions, Tables
 from tictactoe.server.table.tokens import hash_secret
 
@@ -91,7 +97,8 @@ class FlakyStorage(MemoryStorage):
 
 async def computer_table(computer: GatedComputer, **options: Any) -> tuple[Table, str, Tables]:
     storage = FlakyStorage()
-    tables = Tables(storage, MemoryPubSub(), Settings(database_url="memory://"))
+    settings = Settings(database_url="memory://", computer_least_think_seconds=0)
+    tables = Tables(storage, MemoryPubSub(), settings)
     tables.computer = computer  # type: ignore[assignment]
     created = await tables.create(
         TableOptions(variant="standard", opponent="computer", takebacks=True, **options), None
@@ -284,5 +291,116 @@ def test_a_failing_subscriber_neither_fails_a_stored_move_nor_stops_the_computer
         assert later and table._storage._tables[table.id].moves == ("b2",)  # type: ignore[attr-defined]
         await run_loop(3)
         assert len(computer.searches) == 1
+
+    asyncio.run(play())
+
+
+def test_the_computers_move_shows_no_sooner_than_its_least_think_time() -> None:
+    async def play() -> None:
+        clock, computer = TestClock(), GatedComputer()
+        settings = Settings(database_url="memory://", computer_least_think_seconds=0.6)
+        tables = Tables(MemoryStorage(), MemoryPubSub(), settings, clock=clock, sleep=clock.sleep)
+        tables.computer = computer  # type: ignore[assignment]
+        created = await tables.create(
+            TableOptions(variant="standard", opponent="computer", first="friend"), None
+        )
+        table, me = created.table, hash_secret(created.token)
+        await computer.finish()  # the computer moves first, and finds its move at once
+        await run_loop(20)
+        clock.advance(0.5)
+        await run_loop(20)
+        assert table.record.moves == ()  # 0.5 s into its turn: still thinking, to all eyes
+        clock.advance(0.1)
+        await table.wait_for_computer()
+        assert len(table.record.moves) == 1
+        clock.advance(30)  # the person's long think counts for nothing: the turn starts anew
+        await table.apply(PlayMove(table.game.legal_moves()[0]), me)
+        await computer.finish()
+        await run_loop(20)
+        assert len(table.record.moves) == 2
+        clock.advance(0.6)
+        await table.wait_for_computer()
+        assert len(table.record.moves) == 3 and table.game.turn == table.mark_of(me)
+        table.close()
+
+    asyncio.run(play())
+
+
+def test_on_a_running_clock_the_visible_think_takes_at_most_a_tenth_of_the_time_left() -> None:
+    assert visible_wait(0.6, turn_since=100.0, now=100.1, left=None) == pytest.approx(0.5)
+    assert visible_wait(0.6, turn_since=100.0, now=101.0, left=None) == 0.0
+    assert visible_wait(0.6, turn_since=100.0, now=100.0, left=3.0) == pytest.approx(0.3)
+    assert visible_wait(0.0, turn_since=100.0, now=100.0, left=3.0) == 0.0
+
+
+class MidSaveFault:
+    """Cuts a real SQLite save in the middle: after its UPDATE went through, the move's INSERT is
+    interrupted (an `OperationalError`, as a disk or lock fault gives), while `down`."""
+
+    def __init__(self) -> None:
+        self.down = False
+        self.cuts = 0
+
+    def attach(self, connection: sqlite3.Connection) -> None:
+        statement = [""]
+
+        def traced(sql: str) -> None:
+            statement[0] = sql
+
+        def progress() -> int:
+            if self.down and statement[0].lstrip().upper().startswith("INSERT INTO MOVES"):
+                self.cuts += 1
+                return 1  # interrupts the statement
+            return 0
+
+        connection.set_trace_callback(traced)
+        connection.set_progress_handler(progress, 1)
+
+
+def test_a_fault_in_the_middle_of_the_computers_save_on_sqlite_is_retried_until_it_is_back(
+    tmp_path: Path,
+) -> None:
+    async def play() -> None:
+        storage = SQLStorage(f"sqlite:///{tmp_path / 'tables.db'}")
+        await storage.start()
+        fault = MidSaveFault()
+        writer = storage._move_writer
+        assert writer is not None
+        fault.attach(writer._now)
+        fault.attach(writer._waiting)
+        settings = Settings(database_url="sqlite://", computer_least_think_seconds=0)
+        tables = Tables(storage, MemoryPubSub(), settings)
+        computer = GatedComputer()
+        tables.computer = computer  # type: ignore[assignment]
+        waits: list[float] = []
+
+        async def wait(seconds: float) -> None:
+            waits.append(seconds)
+            await asyncio.sleep(0)
+
+        created = await tables.create(
+            TableOptions(variant="standard", opponent="computer", takebacks=True), None
+        )
+        table, me = created.table, hash_secret(created.token)
+        table.side_jobs._sleep = wait
+        await table.apply(PlayMove("b2"), me)
+        fault.down = True
+        await computer.finish()
+        for _ in range(5000):  # refused with 503 (nothing changed), retried, refused again...
+            if len(waits) >= 5:
+                break
+            await asyncio.sleep(0.001)
+        assert len(waits) >= 5, "the computer gave up after a storage fault"
+        stored = await storage.load(table.id)
+        assert stored is not None and stored.moves == ("b2",) and fault.cuts >= 5
+        assert stored.version == table.record.version  # the half-done save was rolled back
+        fault.down = False
+        await table.wait_for_computer()
+        stored = await storage.load(table.id)
+        assert stored is not None and len(stored.moves) == 2 == len(table.record.moves)
+        assert table.game.turn == table.mark_of(me)
+        assert waits == sorted(waits) and waits[0] < waits[-1]  # it backs off
+        table.close()
+        await storage.close()
 
     asyncio.run(play())

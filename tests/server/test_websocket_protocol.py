@@ -19,8 +19,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from websockets.asyncio.client import connect
 from websockets.http11 import Request
 
-from tictactoe.server.ops.http_protocol import BoundedH11Protocol
-from tictactoe.server.ops.websocket_protocol import SEND_TEXT_NOW, LeanWebSocketProtocol
+from tictactoe.server.edge.http_protocol import BoundedH11Protocol
+from tictactoe.server.edge.websocket_protocol import SEND_TEXT_NOW, LeanWebSocketProtocol
 
 # What the app saw: each socket's `send_text_now` results after it closed.
 after_close: list[bool] = []

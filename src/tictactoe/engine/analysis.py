@@ -73,12 +73,12 @@ def _ultimate(game: Game, deadline: float) -> tuple[float, int | None, str]:
 
 def _standard(game: Game, deadline: float, think_ms: int) -> tuple[float, int | None, str]:
     from tictactoe.engine import standard_kernel as sk
-    from tictactoe.engine.player import (
+    from tictactoe.engine.position import standard_cell_name
+    from tictactoe.engine.standard_player import (
         STANDARD_NODES_PER_MS,
         StandardSearch,
-        _pick_best,
+        pick_best,
     )
-    from tictactoe.engine.position import standard_cell_name
 
     search = StandardSearch(game)
     scores = search.deepening(deadline, None)
@@ -97,7 +97,7 @@ def _standard(game: Game, deadline: float, think_ms: int) -> tuple[float, int | 
             scores, top = exact, max(exact.values())
             proven = 1 if top > sk.PROVEN else -1 if top < -sk.PROVEN else 0
     # The same choice among equals as the player's, without its randomness.
-    cell = _pick_best(scores, game.size, game.line, random.Random(0))
+    cell = pick_best(scores, game.size, game.line, random.Random(0))
     move = standard_cell_name(cell, game.size)
     if proven is not None:
         return float(proven), proven, move

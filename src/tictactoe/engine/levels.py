@@ -19,8 +19,8 @@ Kinds of Ultimate player:
 - `net`: `max`'s search (the value network, the solver) for a fixed `iterations`.
 - `max`: `max`'s search for the whole `think_ms`, its tree kept between moves.
 
-Standard boards: `glance` with the same `sense` (`player._beginner_standard_move`), a search of
-`depth` plies with a share `slips` of random moves, or `max`'s iterative deepening.
+Standard boards (`standard_player`): `glance` with the same `sense`, a search of `depth` plies
+with a share `slips` of random moves, or `max`'s iterative deepening.
 """
 
 from __future__ import annotations

@@ -13,6 +13,7 @@ import argparse
 import os
 import sys
 import time
+from collections.abc import Callable
 from typing import TextIO
 
 from tictactoe.engine.levels import NAMES as LEVELS
@@ -43,9 +44,15 @@ def since_start_ms() -> float:
         return (time.monotonic() - _loaded_at) * 1000
 
 
-def first_turn_ms(think_ms: int) -> int:
-    """How long the first move may think: `think_ms`, or less when starting took long."""
-    left = FIRST_TURN_MS - FIRST_TURN_MARGIN_MS - since_start_ms()
+def first_turn_ms(think_ms: int, started_ms_ago: float) -> int:
+    """How long the first move may think: `think_ms`, or less when the process started
+    `started_ms_ago` (starting, loading the kernels and reading the turn count against the
+    first turn's 1 000 ms), but never under `MIN_THINK_MS`.
+
+    >>> first_turn_ms(90, 300.0), first_turn_ms(900, 300.0), first_turn_ms(90, 2000.0)
+    (90, 550, 10)
+    """
+    left = FIRST_TURN_MS - FIRST_TURN_MARGIN_MS - started_ms_ago
     return int(max(MIN_THINK_MS, min(think_ms, left)))
 
 
@@ -108,11 +115,24 @@ def warm_up(level: str, *, seeded: bool) -> None:
 
 
 def play_protocol(
-    stdin: TextIO, stdout: TextIO, *, think_ms: int, level: str, seed: int | None
+    stdin: TextIO,
+    stdout: TextIO,
+    *,
+    think_ms: int,
+    level: str,
+    seed: int | None,
+    since_start: Callable[[], float] = since_start_ms,
+    clock: Callable[[], float] = time.perf_counter,
+    choose: Callable[..., str] | None = None,
 ) -> int:
-    """Play one game turn by turn until the referee stops talking."""
+    """Play one game turn by turn until the referee stops talking. `since_start` (milliseconds
+    since the process started) and `clock` (seconds) time each turn's budget, and `choose`
+    (`engine.best_move` by default) makes the move; a test gives its own, so that what a turn
+    may think does not depend on how busy the machine is."""
     import tictactoe
     from tictactoe.engine import best_move
+
+    choose = choose or best_move
 
     warm_up(level, seeded=seed is not None)
     game = tictactoe.new_game("ultimate")
@@ -121,7 +141,7 @@ def play_protocol(
         header = stdin.readline()
         if not header:
             return 0
-        arrived = time.perf_counter()  # the arena's clock for this turn starts about now
+        arrived = clock()  # the arena's clock for this turn starts about now
         row, col = (int(v) for v in header.split())
         count = int(stdin.readline())
         valid = []
@@ -130,10 +150,10 @@ def play_protocol(
             valid.append(cell_from_row_col(r, c))
         if row >= 0:
             game = game.play(cell_from_row_col(row, col))
-        budget = first_turn_ms(think_ms) if turn == 0 else think_ms
+        budget = first_turn_ms(think_ms, since_start()) if turn == 0 else think_ms
         # Reading the actions and following the opponent's move count against the turn too.
-        budget = max(MIN_THINK_MS, budget - round((time.perf_counter() - arrived) * 1000))
-        move = best_move(game, level, think_ms=budget, seed=None if seed is None else seed + turn)
+        budget = max(MIN_THINK_MS, budget - round((clock() - arrived) * 1000))
+        move = choose(game, level, think_ms=budget, seed=None if seed is None else seed + turn)
         if valid and move not in valid:
             print(
                 f"our move {move} is not among the referee's; playing {valid[0]}", file=sys.stderr

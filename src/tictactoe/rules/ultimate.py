@@ -2,105 +2,37 @@
 
 State: per side a 9-bit mask of marks for each small board (bit = position inside the board,
 0 top-left .. 8 bottom-right), and 9-bit masks of the small boards won by x, won by o, and drawn.
-Boards are numbered the same way: 0 top-left .. 8 bottom-right.
+The grid's geometry is in `ultimate_grid`, reading a position code in `ultimate_code`.
 """
 
 from __future__ import annotations
 
 from typing import ClassVar
 
-from tictactoe.rules.errors import IllegalMoveError, InvalidPositionError
-from tictactoe.rules.game import (
-    Game,
-    check_mark_counts,
-    check_side_to_move,
-    has_removable_winning_mark,
-)
-from tictactoe.rules.notation import cell_name, read_grid
-
-WIDTH = 9
-FULL = 0b111111111
-LINES = (0o7, 0o70, 0o700, 0o111, 0o222, 0o444, 0o421, 0o124)  # rows, columns, diagonals
-HAS_LINE = tuple(any(mask & line == line for line in LINES) for mask in range(512))
-
-CELL_BOARD = tuple((index // 27) * 3 + (index % 9) // 3 for index in range(81))
-CELL_SPOT = tuple((index // 9 % 3) * 3 + index % 3 for index in range(81))
-CELL_AT = tuple(
-    tuple((board // 3 * 3 + spot // 3) * 9 + board % 3 * 3 + spot % 3 for spot in range(9))
-    for board in range(9)
-)
-NAMES = tuple(cell_name(index, WIDTH) for index in range(81))
-INDEX_OF = {name: index for index, name in enumerate(NAMES)}
-BOARD_NAMES = tuple(NAMES[CELL_AT[board][4]] for board in range(9))
-POSITION_WORDS = (
-    "top-left",
-    "top",
-    "top-right",
-    "left",
-    "centre",
-    "right",
-    "bottom-left",
-    "bottom",
-    "bottom-right",
-)
-# The empty cells of a small board, by its board and its mask of taken spots, sorted by name.
-OPEN_NAMES = tuple(
-    tuple(
-        tuple(sorted(NAMES[CELL_AT[board][spot]] for spot in range(9) if not taken >> spot & 1))
-        for taken in range(512)
-    )
-    for board in range(9)
+from tictactoe.rules.errors import IllegalMoveError
+from tictactoe.rules.game import Game
+from tictactoe.rules.ultimate_code import read_code
+from tictactoe.rules.ultimate_grid import (
+    BOARD_NAMES,
+    CELL_BOARD,
+    CELL_SPOT,
+    FULL,
+    HAS_LINE,
+    INDEX_OF,
+    LINES,
+    NAMES,
+    OPEN_NAMES,
+    POSITION_WORDS,
+    ROW_TRIPLES,
+    WIDTH,
+    board_cells,
+    board_name,
+    board_of,
+    cell_index,
+    send_to_board,
 )
 
-# Three cells of a small board's row as a position writes them, by the row's x and o bits.
-_TRIPLES = tuple(
-    "".join("x" if xs >> spot & 1 else "o" if os >> spot & 1 else "." for spot in range(3))
-    for xs in range(8)
-    for os in range(8)
-)
-
-
-def board_of(name: str) -> int:
-    """The small board holding cell `name`.
-
-    >>> board_of("a9"), board_of("e5"), board_of("i1")
-    (0, 4, 8)
-    """
-    return CELL_BOARD[_index(name)]
-
-
-def board_cells(board: int) -> list[str]:
-    """The nine cells of small board `board`, from its top-left.
-
-    >>> board_cells(0)
-    ['a9', 'b9', 'c9', 'a8', 'b8', 'c8', 'a7', 'b7', 'c7']
-    """
-    return [NAMES[index] for index in CELL_AT[board]]
-
-
-def board_name(board: int) -> str:
-    """A small board is named by its centre cell.
-
-    >>> board_name(0), board_name(4), board_name(8)
-    ('b8', 'e5', 'h2')
-    """
-    return BOARD_NAMES[board]
-
-
-def send_to_board(name: str) -> int:
-    """The board a move in cell `name` sends the opponent to (its place inside its own board).
-
-    >>> send_to_board("e5"), send_to_board("a9"), send_to_board("c7")
-    (4, 0, 8)
-    """
-    return CELL_SPOT[_index(name)]
-
-
-def _index(name: str) -> int:
-    index = INDEX_OF.get(name)
-    if index is None:
-        raise ValueError(f"{name!r} is not a cell of the 9×9 grid")
-    return index
+__all__ = ["LINES", "UltimateGame", "board_cells", "board_name", "board_of", "send_to_board"]
 
 
 class UltimateGame(Game):
@@ -246,27 +178,22 @@ class UltimateGame(Game):
                     f"{self._turn} must play in the {POSITION_WORDS[target]} board,"
                     f" not the {POSITION_WORDS[board]} one",
                 )
+        mover = self._turn
+        own, theirs = (x, o) if mover == "x" else (o, x)
+        own_boards = x_boards if mover == "x" else o_boards
+        marks = own[board] | bit
+        own = (*own[:board], marks, *own[board + 1 :])
         result: str | None = None
-        if self._turn == "x":
-            marks = x[board] | bit
-            x = (*x[:board], marks, *x[board + 1 :])
-            if HAS_LINE[marks]:
-                x_boards |= 1 << board
-                if HAS_LINE[x_boards]:
-                    result = "x"
-            elif marks | o[board] == FULL:
-                drawn |= 1 << board
-            turn = "o"
+        if HAS_LINE[marks]:
+            own_boards |= 1 << board
+            if HAS_LINE[own_boards]:
+                result = mover
+        elif marks | theirs[board] == FULL:
+            drawn |= 1 << board
+        if mover == "x":
+            x, x_boards, turn = own, own_boards, "o"
         else:
-            marks = o[board] | bit
-            o = (*o[:board], marks, *o[board + 1 :])
-            if HAS_LINE[marks]:
-                o_boards |= 1 << board
-                if HAS_LINE[o_boards]:
-                    result = "o"
-            elif marks | x[board] == FULL:
-                drawn |= 1 << board
-            turn = "x"
+            o, o_boards, turn = own, own_boards, "x"
         if result is None and x_boards | o_boards | drawn == FULL:
             result = "draw"
         after = self._make(
@@ -300,7 +227,7 @@ class UltimateGame(Game):
             x, o = self._x, self._o
             grid = self._grid = "/".join(
                 "".join(
-                    _TRIPLES[(x[board] >> shift & 7) << 3 | (o[board] >> shift & 7)]
+                    ROW_TRIPLES[(x[board] >> shift & 7) << 3 | (o[board] >> shift & 7)]
                     for board in range(rank // 3 * 3, rank // 3 * 3 + 3)
                 )
                 for rank in range(9)
@@ -310,7 +237,7 @@ class UltimateGame(Game):
         return f"{grid} {self._turn} {last}"
 
     def cell(self, name: str) -> str | None:
-        index = _index(name)
+        index = cell_index(name)
         board, bit = CELL_BOARD[index], 1 << CELL_SPOT[index]
         if self._x[board] & bit:
             return "x"
@@ -330,141 +257,15 @@ class UltimateGame(Game):
 
     @classmethod
     def from_code(cls, code: str, *, line: int | None) -> UltimateGame:
-        if line not in (None, 3):
-            raise InvalidPositionError("line", "ultimate has no line setting: 3 in a row", size=9)
-        parts = code.split(" ")
-        if len(parts) != 3:
-            raise InvalidPositionError(
-                "code-shape",
-                "an ultimate position code is the grid, the side to move and the last move"
-                " ('-' before the first), separated by single spaces",
-            )
-        grid, turn_text, last_text = parts
-        marks, width = read_grid(grid)
-        if width != WIDTH:
-            raise InvalidPositionError(
-                "grid-size", f"an ultimate grid has 9 ranks of 9 cells, not {width}", width=width
-            )
-        turn = check_side_to_move(turn_text)
-        x_cells = [0] * 9
-        o_cells = [0] * 9
-        for index, mark in enumerate(marks):
-            if mark == "x":
-                x_cells[CELL_BOARD[index]] |= 1 << CELL_SPOT[index]
-            elif mark == "o":
-                o_cells[CELL_BOARD[index]] |= 1 << CELL_SPOT[index]
-        check_mark_counts(marks.count("x"), marks.count("o"), turn)
-        last = _read_last_move(last_text, marks, turn)
-        x_boards, o_boards, drawn = _decided_boards(x_cells, o_cells)
-        result = _check_reachable(x_cells, o_cells, x_boards, o_boards, drawn, last, turn)
+        read = read_code(code, line=line)
         return cls._make(
-            tuple(x_cells), tuple(o_cells), x_boards, o_boards, drawn, last, turn, result, ()
+            read.x,
+            read.o,
+            read.x_boards,
+            read.o_boards,
+            read.drawn,
+            read.last,
+            read.turn,
+            read.result,
+            (),
         )
-
-
-def _read_last_move(text: str, marks: list[str], turn: str) -> int:
-    moved = "o" if turn == "x" else "x"
-    if text == "-":
-        if any(mark != "." for mark in marks):
-            raise InvalidPositionError(
-                "last-move-none", "the last move is '-' (none) but the grid has marks"
-            )
-        return -1
-    index = INDEX_OF.get(text)
-    if index is None:
-        raise InvalidPositionError(
-            "last-move-cell", f"the last move {text!r} is not a cell of the 9×9 grid", move=text
-        )
-    if marks[index] != moved:
-        raise InvalidPositionError(
-            "last-move-mark",
-            f"the last move {text} must hold an {moved} (the side that just moved), not"
-            f" {marks[index]!r}",
-            move=text,
-            mark=moved,
-        )
-    return index
-
-
-def _decided_boards(x_cells: list[int], o_cells: list[int]) -> tuple[int, int, int]:
-    x_boards = o_boards = drawn = 0
-    for board in range(9):
-        x_line, o_line = HAS_LINE[x_cells[board]], HAS_LINE[o_cells[board]]
-        if x_line and o_line:
-            raise InvalidPositionError(
-                "board-both-lines",
-                f"the {POSITION_WORDS[board]} board has a line of x and a line of o, but the"
-                " first line closes the board",
-                board=board,
-            )
-        for side, has, marks in (("x", x_line, x_cells[board]), ("o", o_line, o_cells[board])):
-            if has and not has_removable_winning_mark(marks, LINES, marks):
-                raise InvalidPositionError(
-                    "board-lines",
-                    f"{side}'s lines in the {POSITION_WORDS[board]} board were not all made by"
-                    " one last move, but the first line closes the board",
-                    mark=side,
-                    board=board,
-                )
-        if x_line:
-            x_boards |= 1 << board
-        elif o_line:
-            o_boards |= 1 << board
-        elif x_cells[board] | o_cells[board] == FULL:
-            drawn |= 1 << board
-    return x_boards, o_boards, drawn
-
-
-def _check_reachable(
-    x_cells: list[int],
-    o_cells: list[int],
-    x_boards: int,
-    o_boards: int,
-    drawn: int,
-    last: int,
-    turn: str,
-) -> str | None:
-    """The result of a position read from a code, or InvalidPositionError if no game reaches it."""
-    moved = "o" if turn == "x" else "x"
-    if last >= 0:
-        board, bit = CELL_BOARD[last], 1 << CELL_SPOT[last]
-        mover_cells = x_cells if moved == "x" else o_cells
-        other_boards = o_boards if moved == "x" else x_boards
-        if other_boards >> board & 1:
-            raise InvalidPositionError(
-                "last-move-in-lost-board",
-                f"the last move {NAMES[last]} is in a board the other side had already won",
-                move=NAMES[last],
-            )
-        if HAS_LINE[mover_cells[board]] and HAS_LINE[mover_cells[board] & ~bit]:
-            raise InvalidPositionError(
-                "last-move-after-board-won",
-                f"the last move {NAMES[last]} is in a board that was already won before it",
-                move=NAMES[last],
-            )
-    x_won, o_won = HAS_LINE[x_boards], HAS_LINE[o_boards]
-    if x_won and o_won:
-        raise InvalidPositionError(
-            "both-won", "both x and o have three boards in a line; the first one wins"
-        )
-    for side, won, boards in (("x", x_won, x_boards), ("o", o_won, o_boards)):
-        if not won:
-            continue
-        if side != moved:
-            raise InvalidPositionError(
-                "winner-to-move",
-                f"{side} has won the game, so {side} must have moved last",
-                mark=side,
-            )
-        last_board = 1 << CELL_BOARD[last]
-        if not has_removable_winning_mark(boards, LINES, last_board):
-            raise InvalidPositionError(
-                "won-before-last",
-                f"{side} won the game before the last move {NAMES[last]}; play stops at the win",
-                mark=side,
-                move=NAMES[last],
-            )
-        return side
-    if x_boards | o_boards | drawn == FULL:
-        return "draw"
-    return None

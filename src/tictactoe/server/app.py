@@ -8,7 +8,7 @@ import importlib
 import json
 import logging
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -22,11 +22,13 @@ from starlette.exceptions import HTTPException
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import Scope
 
+from tictactoe.server.edge import health
+from tictactoe.server.edge.json_bodies import JSONBodyMiddleware
+from tictactoe.server.edge.socket_lane import TableSocketLane
 from tictactoe.server.learning import hint_api, puzzle_api
 from tictactoe.server.learning import pages as learning_pages
-from tictactoe.server.ops import health, metrics
+from tictactoe.server.ops import metrics
 from tictactoe.server.ops.garbage import CycleSweeper
-from tictactoe.server.ops.json_input import JSONBodyMiddleware
 from tictactoe.server.pubsub.backends import open_pubsub
 from tictactoe.server.pubsub.presence import SharedPresence
 from tictactoe.server.settings import Settings
@@ -36,6 +38,7 @@ from tictactoe.server.table.commands import Refused
 from tictactoe.server.table.computer import ComputerPlayer
 from tictactoe.server.table.tables import Tables
 from tictactoe.server.web import (
+    actions,
     api,
     levels_api,
     message_docs,
@@ -46,18 +49,24 @@ from tictactoe.server.web import (
     share,
 )
 from tictactoe.server.web.connections import Hub
-from tictactoe.server.web.error_pages import error_page, wants_a_page
+from tictactoe.server.web.error_pages import cross_site_page, error_page, wants_a_page
 from tictactoe.server.web.identity import ClientCookieMiddleware
-from tictactoe.server.web.socket_lane import TableSocketLane
 
 log = logging.getLogger(__name__)
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 
 
-def create_app(settings: Settings | None = None, clock: Callable[[], float] = time.time) -> FastAPI:
+def create_app(
+    settings: Settings | None = None,
+    clock: Callable[[], float] = time.time,
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    start_workers: bool = False,
+) -> FastAPI:
     """The web site. Storage and pub/sub open at start-up (migrating the database) and close at
     shutdown: run it under uvicorn, or in tests inside the ASGI lifespan. `clock` is the tables'
-    time (tests inject one, so that no clock test waits on the wall clock)."""
+    time and `sleep` waits on it (tests inject both, so that no clock test waits on the wall
+    clock). `start_workers`: the computer's worker processes start with the site (`tictactoe
+    serve`), not at the first move."""
     settings = settings or Settings()
 
     @asynccontextmanager
@@ -67,14 +76,17 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] = ti
         await storage.start()
         await pubsub.start()
         computer = ComputerPlayer(
-            settings.computer_workers, settings.computer_think_ms, settings.analysis_workers
+            settings.computer_workers,
+            settings.computer_think_ms,
+            settings.analysis_workers,
+            clock=clock,
         )
         presence = SharedPresence(settings.redis_url) if settings.redis_url else None
         if presence is not None:
             await presence.start()
         app.state.settings = settings
         tables = app.state.tables = Tables(
-            storage, pubsub, settings, computer, clock=clock, presence=presence
+            storage, pubsub, settings, computer, clock=clock, presence=presence, sleep=sleep
         )
         # Scale-out: sockets catch up from the database when Redis may have dropped frames.
         app.state.hub = Hub(pubsub, resync=tables.latest_envelope if tables.shared else None)
@@ -89,6 +101,8 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] = ti
             asyncio.ensure_future(hub.poll_while_the_bus_is_down()),
             asyncio.ensure_future(sweeper.run()),
         ]
+        if start_workers:
+            background.append(asyncio.ensure_future(computer.start()))
         try:
             yield
         finally:
@@ -112,7 +126,8 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] = ti
     )
     # Outermost last: proxy headers first (the client's real address and scheme), then the
     # browser protections, then the rate limits, then the identity cookie, then JSON bodies.
-    lane = TableSocketLane(app, settings)  # the table's WebSocket, past the rest of the stack
+    # The table's WebSocket, past the rest of the stack; a cross-site form refused as a page.
+    lane = TableSocketLane(app, settings, cross_site_page)
     app.add_middleware(JSONBodyMiddleware)
     app.add_middleware(ClientCookieMiddleware)
     app.add_middleware(lane.limits_middleware)
@@ -180,7 +195,7 @@ async def _refused(request: Request, error: Exception) -> Response:
     assert isinstance(error, Refused)
     if wants_a_page(request):
         return error_page(request, error.status)
-    return api.refusal_response(error)
+    return actions.refusal_response(error)
 
 
 async def _http_error(request: Request, error: Exception) -> Response:

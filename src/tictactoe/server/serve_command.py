@@ -44,9 +44,9 @@ def run(args: argparse.Namespace) -> int:
 
     import uvicorn
 
-    from tictactoe.server.ops.http_protocol import MAX_HEADER_BYTES, BoundedH11Protocol
-    from tictactoe.server.ops.logs import log_config
-    from tictactoe.server.ops.websocket_protocol import LeanWebSocketProtocol
+    from tictactoe.server.edge.http_protocol import MAX_HEADER_BYTES, BoundedH11Protocol
+    from tictactoe.server.edge.logs import log_config
+    from tictactoe.server.edge.websocket_protocol import LeanWebSocketProtocol
 
     if args.migrate_only:
         return migrate(args.database)
@@ -158,7 +158,8 @@ def app_from_environment() -> object:
         _settings(
             database_url=os.environ.get(_DATABASE_VARIABLE, DEFAULT_DATABASE_URL),
             redis_url=os.environ.get(_REDIS_VARIABLE),
-        )
+        ),
+        start_workers=True,
     )
     from tictactoe.server.ops.garbage import tune_garbage_collector
 

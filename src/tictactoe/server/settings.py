@@ -33,6 +33,9 @@ class Settings(BaseSettings):
     # How long the computer thinks per move, and how many processes it may think in.
     computer_think_ms: int = 300
     computer_workers: int = 1
+    # The computer's move shows at least this long after its turn began (an instant reply is easy
+    # to miss), at every level and on its first move too; 0: at once (benchmarks, fast tests).
+    computer_least_think_seconds: float = Field(default=0.6, ge=0, le=5)
     # The computer's analysis (reviews, the analysis board) has processes of its own, and at most
     # `analysis_queue` positions waiting for them; beyond that, 503 at once.
     analysis_workers: int = 1
@@ -59,7 +62,7 @@ class Settings(BaseSettings):
     # (408 and closed otherwise), and at most this many connections are open (503 beyond).
     header_timeout_seconds: float = 10.0
     max_connections: int = 4096
-    # Per client address (see ops/address_caps.py): connections open, and connections whose
+    # Per client address (see edge/address_caps.py): connections open, and connections whose
     # request is unfinished (headers or body still coming); 503 beyond. Far above a household's.
     max_connections_per_address: int = 256
     max_unfinished_per_address: int = 64

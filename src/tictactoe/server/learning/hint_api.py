@@ -5,30 +5,25 @@ the table page carries none of them."""
 
 from __future__ import annotations
 
-import logging
 from typing import Literal
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from tictactoe import Game
 from tictactoe.server.learning.hints import reasons
 from tictactoe.server.table.commands import Refused
-from tictactoe.server.table.review import AnalysisBusyError
-from tictactoe.server.web.api import error_responses
-from tictactoe.server.web.review_api import analyst_of
+from tictactoe.server.web.analysis_calls import ask_the_computer, asker_of
+from tictactoe.server.web.review_bodies import EvaluatePosition
+from tictactoe.server.web.table_bodies import error_responses
 from tictactoe.server.web.templating import request_language, templates_for
 
-log = logging.getLogger(__name__)
 router = APIRouter(tags=["learning"])
 
 
-class HintBody(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    variant: Literal["standard", "ultimate"]
-    line: int | None = Field(None, description="standard: marks in a row that win")
-    position: str = Field(max_length=200, description="the position code to move in")
+class HintBody(EvaluatePosition):
+    """The position to move in: as for the computer's evaluation (`/api/positions/evaluation`)."""
 
 
 class HintView(BaseModel):
@@ -59,17 +54,15 @@ async def hint(body: HintBody, request: Request) -> JSONResponse:
         raise Refused(422, str(error), reason="invalid-position") from None
     if game.result is not None:
         raise Refused(422, "the game is over: there is no move to hint", reason="game-over")
-    try:
-        evaluation = await analyst_of(request).position(
-            body.variant, game.size, game.line, game.position()
-        )
-    except AnalysisBusyError:
-        raise Refused(503, "the computer is busy; ask again in a moment", "busy") from None
-    except Exception as error:  # a worker process died, or the engine failed
-        log.exception("hint for %r failed", body.position)
-        raise Refused(
-            503, "the computer cannot look at the position right now", "computer-unavailable"
-        ) from error
+    evaluation = await ask_the_computer(
+        request,
+        lambda analyst: analyst.position(
+            body.variant, game.size, game.line, game.position(), asker_of(request)
+        ),
+        busy="the computer is busy; ask again in a moment",
+        cannot="the computer cannot look at the position right now",
+        what=f"hint for {body.position!r}",
+    )
     move = evaluation["best_move"]
     why = reasons(game, move)
     stands = outlook(evaluation["score"], evaluation["proven"], game.turn)

@@ -21,8 +21,8 @@ from tictactoe.server.learning.puzzles import (
 )
 from tictactoe.server.table.commands import Refused
 from tictactoe.server.table.review import step_json
-from tictactoe.server.web.api import error_responses
-from tictactoe.server.web.review_api import Step
+from tictactoe.server.web.review_bodies import Step
+from tictactoe.server.web.table_bodies import error_responses
 
 router = APIRouter(tags=["learning"])
 _choice = random.Random()

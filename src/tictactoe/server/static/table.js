@@ -34,7 +34,7 @@ let canClaim = false; // whether the server says this viewer may claim the win n
 let wasMyTurn = false;
 
 const connection = new Connection(tableId, {
-  table: (next, told) => deliver(next, told),
+  table: (next, told) => accept(next, told),
   reaction: (message) => actions.showReaction(message),
   error: (message, aboutDatabase) => {
     if (message.status === 503 && aboutDatabase) showDatabaseDown();
@@ -190,21 +190,6 @@ function showDatabaseDown() {
   connectionEl.textContent = t("The server cannot reach its database: retrying…");
 }
 
-// The computer's reply is shown at least MIN_THINK ms after its turn began, with the thinking
-// sign meanwhile: an instant reply is easy to miss. Frames keep their order while one waits.
-const MIN_THINK = 700;
-let computerTurnSince = null;
-let held = Promise.resolve();
-function deliver(next, told) {
-  held = held.then(() => {
-    const computerMoved = table && computerThinking(table) && next.game === table.game
-      && next.moves.length > table.moves.length;
-    const wait = computerMoved && computerTurnSince !== null ? MIN_THINK - (performance.now() - computerTurnSince) : 0;
-    if (wait <= 0) return accept(next, told);
-    return new Promise((done) => setTimeout(() => { accept(next, told); done(); }, wait));
-  });
-}
-
 // A table from the server: `seat` (null: unchanged, after a move), `canClaim`, and the `events`
 // of the change it follows.
 function accept(next, { seat: told = null, canClaim: claimable = false, events = [] } = {}) {
@@ -231,7 +216,6 @@ function accept(next, { seat: told = null, canClaim: claimable = false, events =
     connectionEl.textContent = "";
   }
   render(next);
-  computerTurnSince = computerThinking(next) ? (computerThinking(previous ?? {}) ? computerTurnSince : performance.now()) : null;
   answers(previous, next);
   arrivals(previous, next);
   react(events, next);

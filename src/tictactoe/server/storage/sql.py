@@ -15,6 +15,7 @@ table's save (`SQLiteMoveWriter`): it is tried on the loop with `busy_timeout=0`
 waits, and goes to the writer thread only when the lock is held; under load the two thread hops
 and GIL hand-offs of every save cost more than the save itself (bench/server.py: p50 25.6 ms
 against ~1 ms). aiosqlite was slower still (4.7 ms p50 and 35 ms p99 a save on the team box).
+The saves of tables that move in the same instant share one transaction (`GroupCommit`).
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ from tictactoe.server.storage import (
     TakenBack,
     statements,
 )
+from tictactoe.server.storage.group_commit import GroupCommit, SaveRequest
 from tictactoe.server.storage.migrate import upgrade_to_head
 from tictactoe.server.storage.postgres import PostgresHotPath
 from tictactoe.server.storage.rows import game_values, record_from_row, row_values
@@ -154,6 +156,7 @@ class SQLStorage:
         self._hot_path: PostgresHotPath | None = None  # PostgreSQL: saves and loads on asyncpg
         self._sqlite_threads: ThreadPoolExecutor | None = None
         self._writer_thread: ThreadPoolExecutor | None = None  # the move writer's connection
+        self._group_commit: GroupCommit | None = None  # SQLite: the saves of an instant together
 
     @property
     def engine(self) -> Engine | AsyncEngine:
@@ -178,7 +181,8 @@ class SQLStorage:
             )
             if url.database and url.database != ":memory:":
                 self._checkpointer = WALCheckpointer(url.database)
-                self._move_writer = SQLiteMoveWriter(url.database)
+                self._move_writer = writer = SQLiteMoveWriter(url.database)
+                self._group_commit = GroupCommit(writer.save_many_now, self._save_waiting)
         else:
             # pre_ping: after the database restarts, pooled connections are dead; test each one
             # as it is checked out rather than failing the first request on each.
@@ -218,6 +222,7 @@ class SQLStorage:
             # On the writer's own thread, after the saves queued there: a save still running
             # when its connection closes under it crashes the process (seen in CI: SIGSEGV).
             writer, self._move_writer = self._move_writer, None
+            self._group_commit = None
             writer.close_now()
             await asyncio.get_running_loop().run_in_executor(self._writer_thread, writer.close)
         if self._checkpointer is not None:
@@ -270,21 +275,9 @@ class SQLStorage:
         taken_back: TakenBack | None = None,
         previous: TableRecord | None = None,
     ) -> None:
-        if self._move_writer is not None:
-            writer = self._move_writer
-            if writer.save_now(table, expected_version, move, taken_back, previous):
-                return
-            # The write lock is held (another process, or this one's writer thread): wait for
-            # it on the writer's thread, not on the event loop.
-            await asyncio.get_running_loop().run_in_executor(
-                self._writer_thread,
-                writer.save,
-                table,
-                expected_version,
-                move,
-                taken_back,
-                previous,
-            )
+        if self._group_commit is not None:
+            request = SaveRequest(table, expected_version, move, taken_back, previous)
+            await self._group_commit.save(request)
             return
         # Team tables (their teammates' tokens are kept too) take the general path: rare.
         if self._hot_path is not None and not statements.team_token_rows(table):
@@ -299,6 +292,14 @@ class SQLStorage:
             )
         except IntegrityError as error:
             raise StaleVersionError(table.id) from error
+
+    async def _save_waiting(self, request: SaveRequest) -> None:
+        """A save that met the write lock held (another process, or this one's writer thread):
+        it waits for the lock on the writer's thread, not on the event loop."""
+        if self._move_writer is None:
+            raise StorageUnavailableError("the storage is closed")
+        writer = self._move_writer
+        await asyncio.get_running_loop().run_in_executor(self._writer_thread, writer.save, request)
 
     async def find_table_by_token_hash(self, token_hash: str) -> str | None:
         return await self._transaction(statements.find_table_by_token_hash, token_hash)

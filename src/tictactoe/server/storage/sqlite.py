@@ -12,13 +12,8 @@ from typing import Any
 
 from sqlalchemy.dialects.sqlite import dialect as sqlite_dialect
 
-from tictactoe.server.storage import (
-    MoveRecord,
-    StaleVersionError,
-    StorageUnavailableError,
-    TableRecord,
-    TakenBack,
-)
+from tictactoe.server.storage import StaleVersionError, StorageUnavailableError
+from tictactoe.server.storage.group_commit import SaveRequest
 from tictactoe.server.storage.rows import (
     changed_row_values,
     game_values,
@@ -125,13 +120,13 @@ class SQLiteMoveWriter:
     same SQLAlchemy statements: the engine's per-statement machinery cost ~0.5 ms a move, more
     than the SQL itself (measured with bench/server.py).
 
-    Two connections. `save_now` runs on the event loop and never waits: it takes the write lock
-    only if it is free at once (a WAL commit without fsync is ~0.05 ms), and says so when it is
-    not. `save` is the same write on the storage's writer thread, waiting for the lock up to the
-    busy timeout: only saves that met a held lock go there, so a lock another process holds
-    stalls those writes and nothing else (issue 13), while a move does not pay for two thread
-    hops and the GIL hand-offs between them (25.6 ms p50 under bench/server.py's load, against
-    ~1 ms inline)."""
+    Two connections. `save_many_now` runs on the event loop and never waits: it takes the write
+    lock only if it is free at once (a WAL commit without fsync is ~0.05 ms), and says so when it
+    is not; it commits the saves of many tables at once (`group_commit.GroupCommit`). `save` is
+    one save on the storage's writer thread, waiting for the lock up to the busy timeout: only
+    saves that met a held lock go there, so a lock another process holds stalls those writes
+    and nothing else (issue 13), while a move does not pay for two thread hops and the GIL
+    hand-offs between them (25.6 ms p50 under bench/server.py's load, against ~1 ms inline)."""
 
     _UPDATE_SQL = str(UPDATE_TABLE.compile(dialect=_NAMED_SQLITE))
     _INSERT_SQL = str(
@@ -161,15 +156,39 @@ class SQLiteMoveWriter:
         self._waiting = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         set_sqlite_pragmas(self._waiting, None)
 
-    def save_now(
-        self,
-        table: TableRecord,
-        expected_version: int,
-        move: MoveRecord | None,
-        taken_back: TakenBack | None = None,
-        previous: TableRecord | None = None,
-    ) -> bool:
-        """Saves as `save` does if the write lock is free now; False (nothing written) if not."""
+    def save(self, save: SaveRequest) -> None:
+        """Saves, waiting for the write lock up to the busy timeout (on the writer thread)."""
+        self._write(self._waiting, save)
+
+    def save_many_now(self, saves: list[SaveRequest]) -> list[StaleVersionError | None] | None:
+        """The saves in one transaction, each in a savepoint of its own (a stale one writes
+        nothing and takes no other down): one commit, and one write of each page the saves share,
+        instead of one each. None (nothing written) if the write lock is not free at once; each
+        save's outcome otherwise (None: written), known only once the whole batch is committed;
+        `StorageUnavailableError` (nothing written) if the transaction fails."""
+        if not self._begin_now():
+            return None
+        connection = self._now
+        outcomes: list[StaleVersionError | None] = []
+        try:
+            for save in saves:
+                connection.execute("SAVEPOINT one_save")
+                try:
+                    self._statements(connection, save)
+                except (StaleVersionError, sqlite3.IntegrityError):
+                    connection.execute("ROLLBACK TO one_save")
+                    outcomes.append(StaleVersionError(save.table.id))
+                else:
+                    outcomes.append(None)
+                connection.execute("RELEASE one_save")
+            connection.execute("COMMIT")
+        except BaseException as error:
+            self._undo(connection, error, saves[0].table.id)
+            raise
+        return outcomes
+
+    def _begin_now(self) -> bool:
+        """Begins a write transaction on the event loop's connection if the lock is free now."""
         try:
             self._now.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as error:
@@ -181,30 +200,32 @@ class SQLiteMoveWriter:
             if damaged(error):
                 raise StorageUnavailableError(first_line(error)) from error
             raise
-        self._write(self._now, table, expected_version, move, taken_back, previous, begun=True)
         return True
 
-    def save(
-        self,
-        table: TableRecord,
-        expected_version: int,
-        move: MoveRecord | None,
-        taken_back: TakenBack | None = None,
-        previous: TableRecord | None = None,
-    ) -> None:
-        self._write(self._waiting, table, expected_version, move, taken_back, previous, begun=False)
+    def _write(self, connection: sqlite3.Connection, save: SaveRequest) -> None:
+        try:
+            connection.execute("BEGIN IMMEDIATE")
+            self._statements(connection, save)
+            connection.execute("COMMIT")
+        except BaseException as error:
+            self._undo(connection, error, save.table.id)
+            raise
 
-    def _write(
-        self,
-        connection: sqlite3.Connection,
-        table: TableRecord,
-        expected_version: int,
-        move: MoveRecord | None,
-        taken_back: TakenBack | None,
-        previous: TableRecord | None,
-        *,
-        begun: bool,
-    ) -> None:
+    @staticmethod
+    def _undo(connection: sqlite3.Connection, error: BaseException, table_id: str) -> None:
+        """Rolls back what `error` interrupted, and raises it as the storage's error if it is one
+        (a failed version check as stale, a database that fails as unavailable)."""
+        if connection.in_transaction:
+            connection.execute("ROLLBACK")
+        if isinstance(error, sqlite3.IntegrityError):
+            raise StaleVersionError(table_id) from error
+        if isinstance(error, sqlite3.OperationalError) or damaged(error):
+            raise StorageUnavailableError(first_line(error)) from error
+
+    def _statements(self, connection: sqlite3.Connection, save: SaveRequest) -> None:
+        """One save's statements, inside a transaction (`StaleVersionError` if the stored
+        version is not the expected one)."""
+        table, expected_version, previous = save.table, save.expected_version, save.previous
         if previous is not None and previous.version == expected_version:
             # Only what changed since the record the caller holds (the version check below
             # makes sure that is what is stored): the version, the record, the time, ...
@@ -213,28 +234,16 @@ class SQLiteMoveWriter:
         else:
             values, update = row_values(table), self._UPDATE_SQL
         parameters = {"where_id": table.id, "where_version": expected_version, **values}
-        try:
-            if not begun:
-                connection.execute("BEGIN IMMEDIATE")
-            if connection.execute(update, parameters).rowcount != 1:
-                raise StaleVersionError(table.id)
-            if taken_back is not None:
-                connection.execute(self._DELETE_SQL, taken_back_parameters(taken_back))
-            if move is not None:
-                connection.execute(self._INSERT_SQL, move_values(move))
-            if table.result is not None:
-                connection.execute(self._KEEP_GAME_SQL, game_values(table))
-            if rows := team_token_rows(table):
-                connection.executemany(self._TEAM_TOKEN_SQL, rows)
-            connection.execute("COMMIT")
-        except BaseException as error:
-            if connection.in_transaction:
-                connection.execute("ROLLBACK")
-            if isinstance(error, sqlite3.IntegrityError):
-                raise StaleVersionError(table.id) from error
-            if isinstance(error, sqlite3.OperationalError) or damaged(error):
-                raise StorageUnavailableError(first_line(error)) from error
-            raise
+        if connection.execute(update, parameters).rowcount != 1:
+            raise StaleVersionError(table.id)
+        if save.taken_back is not None:
+            connection.execute(self._DELETE_SQL, taken_back_parameters(save.taken_back))
+        if save.move is not None:
+            connection.execute(self._INSERT_SQL, move_values(save.move))
+        if table.result is not None:
+            connection.execute(self._KEEP_GAME_SQL, game_values(table))
+        if rows := team_token_rows(table):
+            connection.executemany(self._TEAM_TOKEN_SQL, rows)
 
     def ping(self) -> None:
         """Takes the write lock and lets it go (on the writer thread's connection): raises

@@ -19,7 +19,7 @@ from typing import Any
 from tictactoe import Game
 from tictactoe.server.ops import metrics
 from tictactoe.server.ops.json_output import compact_json
-from tictactoe.server.ops.limits import TokenBuckets
+from tictactoe.server.ops.token_buckets import TokenBuckets
 from tictactoe.server.pubsub import PubSub
 from tictactoe.server.pubsub.presence import SharedPresence
 from tictactoe.server.storage import (
@@ -75,6 +75,7 @@ class Table:
         presence: SharedPresence | None = None,
         draw_judge: DrawJudge | None = None,
         sleep: Sleep = asyncio.sleep,
+        least_think: float = 0.0,
     ) -> None:
         self.record = record
         self.game = build_game(record)
@@ -93,7 +94,9 @@ class Table:
         self._company_changed = False  # who is here, since the last frame (see _publish_move)
         self._reactions: TokenBuckets | None = None  # made at the first reaction
         # The computer's move and draw answers, the flag, the claim frame (see side_jobs).
-        self.side_jobs = SideJobs(self, computer=computer, draw_judge=draw_judge, sleep=sleep)
+        self.side_jobs = SideJobs(
+            self, computer=computer, draw_judge=draw_judge, sleep=sleep, least_think=least_think
+        )
         # Other processes write this table too (scale-out): re-read it before deciding.
         self._shared = shared
         # Scale-out: players connected through other processes, and when the rest left.
@@ -146,6 +149,11 @@ class Table:
     def now(self) -> float:
         """The table's time (the injected clock)."""
         return self._clock()
+
+    @property
+    def turn_since(self) -> float:
+        """When the side to move began its turn (the table's time)."""
+        return self._turn_since
 
     def claim_possible_at(self) -> ClaimWindow | None:
         """Who could claim the win, and from when: the opponent of a player away on their turn."""

@@ -6,8 +6,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
 import random
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
@@ -95,15 +97,23 @@ class ComputerPlayer:
     much of it is asked for, it never queues in front of a move at a table; nor do draw
     judgements, which think there too. Tables take turns at either pool (`fair_queue`)."""
 
-    def __init__(self, workers: int = 1, think_ms: int = 300, analysis_workers: int = 1) -> None:
+    def __init__(
+        self,
+        workers: int = 1,
+        think_ms: int = 300,
+        analysis_workers: int = 1,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         self.workers = workers
+        self.clock = clock  # the tables' time (its clock's budget is read on it)
         self.think_ms = think_ms  # per move, at tables without a clock
         self.analysis_workers = analysis_workers
         self._pool: ProcessPoolExecutor | None = None
         self._analysis_pool: ProcessPoolExecutor | None = None
         self.queue = FairQueue(workers)
-        # Draw judgements think beside analysis, never in front of a move at a table.
-        self.draw_queue = FairQueue(analysis_workers)
+        # Draw judgements think beside analysis (reviews, hints, the analysis board), never in
+        # front of a move at a table, and take turns with it in one fair line (`Analyst`).
+        self.analysis_queue = FairQueue(analysis_workers)
 
     @property
     def pool(self) -> ProcessPoolExecutor:
@@ -116,6 +126,23 @@ class ComputerPlayer:
         if self._analysis_pool is None:
             self._analysis_pool = _new_pool(self.analysis_workers)
         return self._analysis_pool
+
+    async def start(self) -> None:
+        """Starts every worker now and lets each load its kernels (`warm_up`), so that no person
+        waits for that at their first move (`tictactoe serve` calls it at start-up: on a busy
+        machine starting a worker took longer than many searches; issue 20)."""
+        loop = asyncio.get_running_loop()
+        starts = [
+            *(loop.run_in_executor(self.pool, os.getpid) for _ in range(self.workers)),
+            *(
+                loop.run_in_executor(self.analysis_pool, os.getpid)
+                for _ in range(self.analysis_workers)
+            ),
+        ]
+        try:
+            await asyncio.gather(*starts)
+        except Exception:
+            log.exception("the computer's workers failed to start; they start at the first move")
 
     def close_analysis(self) -> None:
         """Drops the analysis pool (a worker died): the next analysis starts a fresh one."""
@@ -139,7 +166,7 @@ class ComputerPlayer:
                     table.line,
                     record,
                     level,
-                    think_time(table, self.think_ms, time.time()),
+                    think_time(table, self.think_ms, self.clock()),
                     table.start_position,
                 ),
             )
@@ -155,7 +182,7 @@ class ComputerPlayer:
         """Whether the position at the table is a proven draw (so the computer agrees to one)."""
         loop = asyncio.get_running_loop()
         try:
-            return await self.draw_queue.run(
+            return await self.analysis_queue.run(
                 table.id,
                 DRAW,
                 lambda: loop.run_in_executor(

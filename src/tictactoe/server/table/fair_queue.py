@@ -1,7 +1,8 @@
 """Fair turns at the computer's workers: no table can hold the pool.
 
 At most `slots` searches run at once (one per worker, so none ever queues inside the pool). The
-rest wait in line by kind, moves before draw judgements, and within a kind the tables take turns
+rest wait in line by kind, moves before draw judgements before analysis (a review, a hint, the
+analysis board: a table's or a visitor's), and within a kind the tables take turns
 (round robin): a table with many searches waiting gets one turn, then every other waiting table
 gets one. A search whose caller gives up (its task is cancelled) leaves the line.
 """
@@ -17,7 +18,8 @@ T = TypeVar("T")
 
 MOVE = 0  # the computer's move at a table: someone waits for it
 DRAW = 1  # whether a draw offered to the computer is proven: it may wait behind moves
-KINDS = (MOVE, DRAW)
+ANALYSIS = 2  # a position of a review, a hint, the analysis board: nobody's game waits for it
+KINDS = (MOVE, DRAW, ANALYSIS)
 
 
 class FairQueue:

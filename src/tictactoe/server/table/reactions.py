@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tictactoe.server.ops.limits import TokenBuckets
+from tictactoe.server.ops.token_buckets import TokenBuckets
 from tictactoe.server.storage import TableRecord
 from tictactoe.server.table.commands import REACTIONS, Refused
 from tictactoe.server.table.decision import player_mark

@@ -19,6 +19,7 @@ from typing import Any
 
 from tictactoe import Game, IllegalMoveError
 from tictactoe.server.storage import GameRecord, TableRecord
+from tictactoe.server.table.fair_queue import ANALYSIS, FairQueue
 
 log = logging.getLogger(__name__)
 
@@ -189,7 +190,9 @@ class AnalysisBusyError(RuntimeError):
 
 class Analyst:
     """Evaluates every position of finished games in a process pool, one position per task, so
-    the computer's moves at other tables slip in between; keeps the latest analyses."""
+    the computer's moves at other tables slip in between; keeps the latest analyses. With a
+    `queue`, each position waits its turn in that fair line (`fair_queue`), as the one who asked
+    (a table, a visitor): one asker's long review never holds the pool from the others."""
 
     def __init__(
         self,
@@ -197,8 +200,10 @@ class Analyst:
         think_ms: int = ANALYSIS_THINK_MS,
         on_broken: Callable[[], None] | None = None,
         max_waiting: int = 8,
+        queue: FairQueue | None = None,
     ) -> None:
         self._pool = pool
+        self._queue = queue
         self._max_waiting = max_waiting
         self._waiting = 0  # evaluations sent to the pool and not yet answered
         self._on_broken = on_broken
@@ -210,27 +215,31 @@ class Analyst:
     def cached(self, key: GameKey) -> dict[str, Any] | None:
         return self._done.get(key)
 
-    async def analysis(self, key: GameKey) -> dict[str, Any]:
+    async def analysis(self, key: GameKey, asker: str = "") -> dict[str, Any]:
         """`{"think_ms", "evaluations": [{"ply", "score", "proven", "best_move"}], "swings"}`
-        for the game `key`; viewers asking at once share one computation."""
+        for the game `key`, as `asker` (its turn in the queue); viewers asking at once share one
+        computation."""
         done = self._done.get(key)
         if done is not None:
             self._done.move_to_end(key)
             return done
         running = self._running.get(key)
         if running is None:
-            running = asyncio.ensure_future(self._analyse(key))
+            running = asyncio.ensure_future(self._analyse(key, asker))
             self._running[key] = running
             running.add_done_callback(lambda _: self._running.pop(key, None))
         # Shielded: a viewer who leaves does not cancel the work the others wait for.
         return await asyncio.shield(running)
 
-    async def position(self, variant: str, size: int, line: int, position: str) -> dict[str, Any]:
-        """`{"score", "proven", "best_move"}` for one position (the analysis board), kept too."""
+    async def position(
+        self, variant: str, size: int, line: int, position: str, asker: str = ""
+    ) -> dict[str, Any]:
+        """`{"score", "proven", "best_move"}` for one position (the analysis board, a hint),
+        asked by `asker`, kept too."""
         key = (variant, line, position)
         done = self._positions.get(key)
         if done is None:
-            score, proven, best = await self._evaluate(variant, size, line, position)
+            score, proven, best = await self._evaluate(asker, variant, size, line, position)
             done = {"score": score, "proven": proven, "best_move": best}
             self._positions[key] = done
             while len(self._positions) > CACHED_ANALYSES:
@@ -238,16 +247,22 @@ class Analyst:
         return done
 
     async def _evaluate(
-        self, variant: str, size: int, line: int, position: str
+        self, asker: str, variant: str, size: int, line: int, position: str
     ) -> tuple[float, str | None, str | None]:
         loop = asyncio.get_running_loop()
         if self._waiting >= self._max_waiting:
             raise AnalysisBusyError(f"{self._waiting} positions are waiting for the computer")
         self._waiting += 1
-        try:
-            return await loop.run_in_executor(
+
+        def search() -> asyncio.Future[tuple[float, str | None, str | None]]:
+            return loop.run_in_executor(
                 self._pool(), analyse_position, variant, size, line, position, self.think_ms
             )
+
+        try:
+            if self._queue is None:
+                return await search()
+            return await self._queue.run(asker, ANALYSIS, search)
         except BrokenProcessPool:
             if self._on_broken is not None:
                 self._on_broken()
@@ -255,12 +270,12 @@ class Analyst:
         finally:
             self._waiting -= 1
 
-    async def _analyse(self, key: GameKey) -> dict[str, Any]:
+    async def _analyse(self, key: GameKey, asker: str) -> dict[str, Any]:
         evaluations: list[dict[str, Any]] = []
         scores: list[float] = []
         for ply, game in enumerate(replay(key)):
             score, proven, best = await self._evaluate(
-                key.variant, key.size, key.line, game.position()
+                asker, key.variant, key.size, key.line, game.position()
             )
             evaluations.append({"ply": ply, "score": score, "proven": proven, "best_move": best})
             scores.append(score)

@@ -12,6 +12,10 @@ change that woke it:
   again at the table, and after a storage fault waits a little (doubling up to `RETRY_MOST`)
   before it tries again, so the computer answers once the database is back;
 - every task and timer is tracked, and `close` cancels them all.
+
+The computer's move shows at least `least_think` seconds after its turn began (a reply at once is
+easy to miss; issue 21), on the table's clock, and waits with `sleep`, which must wait on that
+clock too (tests inject both).
 """
 
 from __future__ import annotations
@@ -55,9 +59,21 @@ class Table(Protocol):
     @property
     def clock(self) -> Clock: ...
     def now(self) -> float: ...
+    @property
+    def turn_since(self) -> float: ...
     def claim_possible_at(self) -> ClaimWindow | None: ...
     async def apply(self, command: Command, by: str | None) -> list[Event]: ...
     async def publish_fresh(self) -> None: ...
+
+
+def visible_wait(least_think: float, turn_since: float, now: float, left: float | None) -> float:
+    """How much longer the computer's move waits so that its turn lasts `least_think` seconds
+    (since `turn_since`, at `now`); on a running clock with `left` seconds for it, never more
+    than a tenth of that."""
+    wait = least_think - (now - turn_since)
+    if left is not None:
+        wait = min(wait, left / 10)
+    return max(0.0, wait)
 
 
 def retry_delay(failures: int) -> float:
@@ -75,8 +91,10 @@ class SideJobs:
         computer: ComputerPlayer | None = None,
         draw_judge: DrawJudge | None = None,
         sleep: Sleep = asyncio.sleep,
+        least_think: float = 0.0,
     ) -> None:
         self._table = table
+        self._least_think = least_think
         self._computer = computer
         self._draw_judge = draw_judge
         self._sleep = sleep
@@ -168,8 +186,10 @@ class SideJobs:
         thought: tuple[int, str] | None = None  # the version thought about, and the move
         while (record := self._computer_to_move()) is not None:
             if thought is None or thought[0] != record.version:
-                # (Re)thinks; the table may move on meanwhile (a takeback), so look again.
+                # (Re)thinks, and shows its move no sooner than `least_think` after its turn
+                # began; the table may move on meanwhile (a takeback), so look again.
                 thought = (record.version, await self._computer(record))
+                await self._visible_think()
                 continue
             try:
                 # The version pins the move to the position it was thought for.
@@ -180,6 +200,13 @@ class SideJobs:
                     return
             else:
                 failures = 0
+
+    async def _visible_think(self) -> None:
+        table = self._table
+        left = table.clock.runs_out_in()
+        wait = visible_wait(self._least_think, table.turn_since, table.now(), left)
+        if wait > 0:
+            await self._sleep(wait)
 
     # -- the computer's answer to a draw --
 

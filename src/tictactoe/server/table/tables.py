@@ -22,6 +22,7 @@ from tictactoe.server.table.commands import Refused
 from tictactoe.server.table.computer import DEFAULT_LEVEL, ComputerPlayer
 from tictactoe.server.table.lobby import creator_mark
 from tictactoe.server.table.seats import Mark, other
+from tictactoe.server.table.side_jobs import Sleep
 from tictactoe.server.table.tokens import hash_secret, looks_like_secret, new_secret, new_table_id
 
 DEFAULT_BASE_URL = "http://127.0.0.1:8000/"
@@ -87,6 +88,7 @@ class Tables:
         computer: ComputerPlayer | None = None,
         clock: Callable[[], float] = time.time,
         presence: SharedPresence | None = None,
+        sleep: Sleep = asyncio.sleep,
     ) -> None:
         self.storage = storage
         self.presence = presence
@@ -94,6 +96,7 @@ class Tables:
         self.settings = settings
         self.computer = computer
         self._clock = clock
+        self._sleep = sleep  # waits on `clock` (the side jobs' waits: the computer's visible think)
         self._open: dict[str, Table] = {}
         self.evicted = 0  # tables dropped from memory, ever (what they leave: ops/garbage.py)
         # Public tables opened here: their creator's address (the lobby lists one per address).
@@ -276,6 +279,8 @@ class Tables:
             clock=self._clock,
             shared=self.shared,
             presence=self.presence,
+            sleep=self._sleep,
+            least_think=self.settings.computer_least_think_seconds,
         )
         self._open[record.id] = table
         if record.public:

@@ -77,8 +77,8 @@ def seats_json(table: Table) -> dict[str, Any]:
 
 
 def table_json(table: Table, base_url: str) -> dict[str, Any]:
-    """The table as JSON (`api.TableView` documents it), from its record, its game and who is
-    connected."""
+    """The table as JSON (`web.table_bodies.TableView` documents it), from its record, its game
+    and who is connected."""
     record = table.record
     return {
         "id": record.id,

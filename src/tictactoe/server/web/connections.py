@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable
 
 from starlette.websockets import WebSocket
 
-from tictactoe.server.ops.websocket_protocol import SEND_TEXT_NOW
+from tictactoe.server.ops.scope import SEND_TEXT_NOW
 from tictactoe.server.pubsub import RESYNC, PubSub, Unsubscribe
 from tictactoe.server.table.actor import channel_of
 from tictactoe.server.table.envelope import KEY, decode

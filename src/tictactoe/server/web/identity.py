@@ -9,7 +9,7 @@ from typing import Literal
 from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from tictactoe.server.ops.security import CROSS_SITE
+from tictactoe.server.ops.scope import CROSS_SITE
 from tictactoe.server.table.messages import TableFrame
 from tictactoe.server.table.tables import Tables
 from tictactoe.server.table.tokens import hash_secret, looks_like_secret, new_secret

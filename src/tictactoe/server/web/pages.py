@@ -15,7 +15,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 
 from tictactoe.engine import LEVELS
-from tictactoe.server.ops.limits import client_address
+from tictactoe.server.ops.scope import client_address
 from tictactoe.server.table import lobby
 from tictactoe.server.table.commands import Refused, TakeSeat
 from tictactoe.server.table.seats import members

@@ -8,42 +8,26 @@ from typing import Literal
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from tictactoe import new_game
-from tictactoe.server.ops.limits import client_address
+from tictactoe.server.ops.scope import client_address
 from tictactoe.server.storage import TableRecord
 from tictactoe.server.table import lobby
-from tictactoe.server.table.commands import OfferDraw, Refused, SetName, TakeSeat
-from tictactoe.server.table.names import MAX_LENGTH, clean_name
+from tictactoe.server.table.commands import Refused, TakeSeat
 from tictactoe.server.table.tables import NewTable, TableOptions
 from tictactoe.server.table.tokens import hash_secret, new_secret
 from tictactoe.server.table.view import table_url
-from tictactoe.server.web.api import (
-    BearerToken,
-    CreatedTable,
-    CreateTable,
-    TableView,
-    act_on_table,
-    created_table,
-    error_responses,
-    options_of,
-)
+from tictactoe.server.web.actions import PEOPLE_ACTIONS, add_actions
+from tictactoe.server.web.api import created_table, options_of
 from tictactoe.server.web.identity import client_hash, site_base_url, tables_of
+from tictactoe.server.web.table_bodies import CreatedTable, CreateTable, error_responses
 
 router = APIRouter(prefix="/api", tags=["people"])
+add_actions(router, PEOPLE_ACTIONS)  # a seat's name, a draw offered or accepted
 
 # How many candidates the open list and the pairing look through (the newest public ones).
 _CANDIDATES = 200
-
-
-class NameBody(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    name: str = Field(
-        max_length=200,
-        description=f"1–{MAX_LENGTH} characters after trimming: letters of any script, digits, "
-        "spaces and - _ . ' (else 422, reason bad-name)",
-    )
 
 
 class OpenTable(BaseModel):
@@ -57,32 +41,6 @@ class OpenTable(BaseModel):
     clock_minutes: float | None
     clock_increment: float
     waiting_since: float = Field(description="when the table was opened (Unix time)")
-
-
-@router.put(
-    "/tables/{table_id}/name",
-    response_model=TableView,
-    responses=error_responses(401, 403, 404, 422),
-    summary="Name your seat",
-)
-async def set_name(
-    table_id: str, body: NameBody, request: Request, credentials: BearerToken
-) -> Response:
-    """Everyone at the table sees it as `seats.<mark>.name` (teams: the side's name)."""
-    return await act_on_table(request, table_id, credentials, SetName(clean_name(body.name)))
-
-
-@router.post(
-    "/tables/{table_id}/draw",
-    response_model=TableView,
-    responses=error_responses(401, 403, 404, 409),
-    summary="Offer a draw, or accept the one offered",
-)
-async def offer_draw(table_id: str, request: Request, credentials: BearerToken) -> Response:
-    """Offers a draw (`draw_offer` is your mark until the next move declines it), or accepts the
-    other side's offer: the game ends drawn and the score counts it. The computer accepts only a
-    proven draw, and says no at once otherwise."""
-    return await act_on_table(request, table_id, credentials, OfferDraw())
 
 
 async def open_tables_here(request: Request) -> list[TableRecord]:

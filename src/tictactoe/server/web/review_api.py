@@ -1,22 +1,16 @@
 """The JSON API for looking back: the games of a table, one game's record and steps, its analysis
 by the computer, any position code or record read into steps (the analysis board), and the games
-this browser played ("My games")."""
+this browser played ("My games"). Its bodies are in `review_bodies`."""
 
 from __future__ import annotations
 
-import logging
-from typing import Any, Literal
-
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field
 
 from tictactoe import IllegalMoveError
 from tictactoe.server.storage import GameRecord, TableRecord
 from tictactoe.server.table.commands import Refused
 from tictactoe.server.table.review import (
-    AnalysisBusyError,
-    Analyst,
     GameKey,
     game_json,
     key_of_game,
@@ -26,137 +20,22 @@ from tictactoe.server.table.review import (
 )
 from tictactoe.server.table.tokens import hash_secret
 from tictactoe.server.table.view import table_url
-from tictactoe.server.web.api import ErrorBody
+from tictactoe.server.web.analysis_calls import ask_the_computer, asker_of
 from tictactoe.server.web.identity import client_hash, site_base_url, tables_of
+from tictactoe.server.web.review_bodies import (
+    AnalysisView,
+    EvaluatePosition,
+    GameSummary,
+    GameView,
+    Mark,
+    MyGame,
+    PositionEvaluation,
+    PositionView,
+    ReadPosition,
+)
+from tictactoe.server.web.table_bodies import error_responses
 
-log = logging.getLogger(__name__)
 router = APIRouter(tags=["looking back"])
-
-Mark = Literal["x", "o"]
-Result = Literal["x", "o", "draw"]
-
-
-class Step(BaseModel):
-    position: str = Field(description="the position code after this ply")
-    last_move: str | None
-    turn: Mark
-    result: Result | None
-    legal_moves: list[str]
-    boards: list[Result | None] | None = Field(description="ultimate: each small board's owner")
-    sent_to: int | None
-    sends_to: dict[str, int | None] | None
-    winning_lines: list[list[str]]
-
-
-class GameView(BaseModel):
-    table_id: str
-    game: int = Field(description="the game number at the table")
-    variant: Literal["standard", "ultimate"]
-    size: int
-    line: int
-    start_position: str | None = Field(
-        description="the position code the game started from (null: the usual start)"
-    )
-    record: str
-    moves: list[str]
-    result: Result | None = Field(description="null while the game is being played")
-    ended_by: str | None
-    steps: list[Step] = Field(description="the start, then the position after each move")
-
-
-class GameSummary(BaseModel):
-    table_id: str
-    game: int
-    variant: Literal["standard", "ultimate"]
-    size: int
-    line: int
-    moves: int = Field(description="how many moves were played")
-    result: Result | None
-    ended_by: str | None
-    ended_at: float | None = Field(description="when it ended (seconds since the epoch)")
-    url: str = Field(description="the table's link")
-
-
-class MyGame(GameSummary):
-    mark: Mark = Field(description="the mark this browser played")
-    opponent: Literal["friend", "computer"]
-    level: str | None
-
-
-class Evaluation(BaseModel):
-    ply: int = Field(description="0 is the start; n is the position after the n-th move")
-    score: float = Field(description="-1 (O wins) .. 1 (X wins), from X's point of view")
-    proven: Result | None = Field(description="the result, when the search proved it")
-    best_move: str | None = Field(description="the computer's move here (null once over)")
-
-
-class AnalysisView(BaseModel):
-    table_id: str
-    game: int
-    think_ms: int = Field(description="how long the computer thought about each position")
-    evaluations: list[Evaluation]
-    swings: list[int] = Field(description="the plies after which the evaluation moved most")
-
-
-class ReadPosition(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    variant: Literal["standard", "ultimate"]
-    size: int | None = Field(None, description="standard: 3, 4 or 5 (default 3)")
-    line: int | None = Field(None, description="standard: marks in a row that win")
-    position: str | None = Field(
-        None, max_length=200, description="a position code to start from (default: the start)"
-    )
-    record: str = Field("", max_length=1000, description="moves played from there, e.g. `e5 e4`")
-
-
-class EvaluatePosition(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    variant: Literal["standard", "ultimate"]
-    line: int | None = Field(None, description="standard: marks in a row that win")
-    position: str = Field(max_length=200, description="the position code to evaluate")
-
-
-class PositionEvaluation(BaseModel):
-    score: float = Field(description="-1 (O wins) .. 1 (X wins), from X's point of view")
-    proven: Result | None = Field(description="the result, when the search proved it")
-    best_move: str | None = Field(description="the computer's move here (null once over)")
-
-
-class PositionView(BaseModel):
-    variant: Literal["standard", "ultimate"]
-    size: int
-    line: int
-    start_position: str | None
-    record: str
-    steps: list[Step]
-
-
-BUSY = "the computer is busy with other analyses; try again in a moment"
-
-
-def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
-    return {status: {"model": ErrorBody} for status in statuses}
-
-
-def analyst_of(request: Request) -> Analyst:
-    """The site's analyst, made on first use; it thinks in the computer player's worker pool."""
-    state = request.app.state
-    analyst: Analyst | None = getattr(state, "analyst", None)
-    if analyst is None:
-        computer = tables_of(request).computer
-        if computer is None:
-            raise Refused(
-                503, "the computer player is not available on this server", "computer-unavailable"
-            )
-        # A worker that died takes the pool with it: closing it makes the next use start afresh.
-        settings = tables_of(request).settings
-        analyst = state.analyst = Analyst(
-            lambda: computer.analysis_pool,
-            on_broken=computer.close_analysis,
-            think_ms=settings.analysis_think_ms,
-            max_waiting=settings.analysis_queue,
-        )
-    return analyst
 
 
 async def table_games(request: Request, table_id: str) -> tuple[TableRecord, list[GameRecord]]:
@@ -235,12 +114,17 @@ async def list_games(table_id: str, request: Request) -> list[GameSummary]:
     """Every game played at the table, the first first; the last one may still be going on."""
     record, earlier = await table_games(request, table_id)
     url = table_url(site_base_url(request), table_id)
-    return [*(_summary(game, url) for game in earlier), _current_summary(record, url)]
+    return [*(_summary(game, url) for game in earlier), _summary(record, url)]
 
 
-def _summary(game: GameRecord, url: str) -> GameSummary:
+def _summary(game: GameRecord | TableRecord, url: str) -> GameSummary:
+    """A game in a list; the table's current one may still be going on (then it has not ended)."""
+    if isinstance(game, TableRecord):
+        table_id, ended_at = game.id, game.updated_at if game.result is not None else None
+    else:
+        table_id, ended_at = game.table_id, game.ended_at
     return GameSummary(
-        table_id=game.table_id,
+        table_id=table_id,
         game=game.game_number,
         variant=game.variant,  # type: ignore[arg-type]
         size=game.size,
@@ -248,23 +132,7 @@ def _summary(game: GameRecord, url: str) -> GameSummary:
         moves=len(game.moves),
         result=game.result,  # type: ignore[arg-type]
         ended_by=game.ended_by,
-        ended_at=game.ended_at,
-        url=url,
-    )
-
-
-def _current_summary(table: TableRecord, url: str) -> GameSummary:
-    """The table's current game, which may still be going on (then it has not ended)."""
-    return GameSummary(
-        table_id=table.id,
-        game=table.game_number,
-        variant=table.variant,  # type: ignore[arg-type]
-        size=table.size,
-        line=table.line,
-        moves=len(table.moves),
-        result=table.result,  # type: ignore[arg-type]
-        ended_by=table.ended_by,
-        ended_at=table.updated_at if table.result is not None else None,
+        ended_at=ended_at,
         url=url,
     )
 
@@ -299,15 +167,12 @@ async def analyse_game(table_id: str, number: int, request: Request) -> JSONResp
             "game-in-progress",
         )
     key = key_of_table(game) if isinstance(game, TableRecord) else key_of_game(game)
-    try:
-        analysis = await analyst_of(request).analysis(key)
-    except AnalysisBusyError:
-        raise Refused(503, BUSY, "busy") from None
-    except Exception as error:  # a worker process died, or the engine failed
-        log.exception("analysis of game %s at table %s failed", number, table_id)
-        raise Refused(
-            503, "the computer cannot analyse the game right now; try again", "computer-unavailable"
-        ) from error
+    analysis = await ask_the_computer(
+        request,
+        lambda analyst: analyst.analysis(key, f"table:{table_id}"),
+        cannot="the computer cannot analyse the game right now; try again",
+        what=f"analysis of game {number} at table {table_id}",
+    )
     return JSONResponse({"table_id": table_id, "game": number, **analysis})
 
 
@@ -343,16 +208,14 @@ async def evaluate_position(body: EvaluatePosition, request: Request) -> JSONRes
         read = read_position(body.variant, None, body.line, body.position, "")
     except ValueError as error:
         raise Refused(422, str(error), "invalid-position") from None
-    try:
-        analyst = analyst_of(request)
-        evaluation = await analyst.position(body.variant, read["size"], read["line"], body.position)
-    except AnalysisBusyError:
-        raise Refused(503, BUSY, "busy") from None
-    except Exception as error:  # a worker process died, or the engine failed
-        log.exception("evaluation of %r failed", body.position)
-        raise Refused(
-            503, "the computer cannot look at the position right now", "computer-unavailable"
-        ) from error
+    evaluation = await ask_the_computer(
+        request,
+        lambda analyst: analyst.position(
+            body.variant, read["size"], read["line"], body.position, asker_of(request)
+        ),
+        cannot="the computer cannot look at the position right now",
+        what=f"evaluation of {body.position!r}",
+    )
     return JSONResponse(evaluation)
 
 
@@ -398,7 +261,7 @@ async def my_games(request: Request, limit: int = 100) -> list[MyGame]:
             (
                 table.updated_at,
                 MyGame(
-                    **_current_summary(table, table_url(base, table.id)).model_dump(),
+                    **_summary(table, table_url(base, table.id)).model_dump(),
                     mark=mark,
                     opponent=table.opponent,  # type: ignore[arg-type]
                     level=table.level,

@@ -18,6 +18,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 import jinja2
+from babel import negotiate_locale
 from babel.numbers import format_decimal
 from babel.support import NullTranslations, Translations
 from starlette.requests import Request
@@ -105,15 +106,17 @@ LANGUAGE_COOKIE_MAX_AGE = 365 * 24 * 3600
 
 
 def parse_accept_language(header: str) -> list[str]:
-    """The primary language subtags of an `Accept-Language` header, most wanted first.
+    """The language tags of an `Accept-Language` header, lower-case, most wanted first (Babel
+    matches tags but does not read the header's weights). Traditional Chinese is written
+    `zh-hant`, however it was asked for, so that it stays apart from the site's Simplified.
 
     >>> parse_accept_language("fi-FI,fi;q=0.9,en-US;q=0.8,en;q=0.7")
-    ['fi', 'en']
+    ['fi-fi', 'fi', 'en-us', 'en']
     >>> parse_accept_language("sv;q=0.5, cs")
     ['cs', 'sv']
     >>> parse_accept_language("el;q=0, *")
     []
-    >>> parse_accept_language("zh-TW,zh;q=0.9")
+    >>> parse_accept_language("zh-TW,zh-Hant-HK;q=0.9,zh;q=0.8")
     ['zh-hant', 'zh']
     """
     weighted: list[tuple[float, int, str]] = []
@@ -130,25 +133,36 @@ def parse_accept_language(header: str) -> list[str]:
             except ValueError:
                 quality = 0.0
         if quality > 0:
-            weighted.append((-quality, position, primary_language(tag)))
-    seen: list[str] = []
-    for _, _, language in sorted(weighted):
-        if language not in seen:
-            seen.append(language)
-    return seen
+            weighted.append((-quality, position, _traditional_apart(tag)))
+    return list(dict.fromkeys(tag for _, _, tag in sorted(weighted)))
 
 
-def primary_language(tag: str) -> str:
-    """The language a lower-case `Accept-Language` tag asks for: its primary subtag, except that
-    Traditional Chinese stays apart from the site's Simplified Chinese.
-
-    >>> primary_language("zh-cn"), primary_language("zh-hans-sg"), primary_language("zh-tw")
-    ('zh', 'zh', 'zh-hant')
+def _traditional_apart(tag: str) -> str:
     """
-    language = tag.split("-")[0]
-    if language == "zh" and any(tag.startswith(t) for t in TRADITIONAL_CHINESE):
+    >>> _traditional_apart("zh-cn"), _traditional_apart("zh-hans-sg"), _traditional_apart("zh-mo")
+    ('zh-cn', 'zh-hans-sg', 'zh-hant')
+    """
+    if tag.startswith("zh-") and any(tag.startswith(t) for t in TRADITIONAL_CHINESE):
         return "zh-hant"
-    return language
+    return tag
+
+
+def negotiated_language(header: str) -> str | None:
+    """The site's language closest to what `Accept-Language` asks for (Babel's
+    `negotiate_locale`: the tag itself, else its primary language), or None.
+
+    >>> negotiated_language("de-AT,de;q=0.9,en;q=0.5"), negotiated_language("zh-Hans-SG")
+    ('de', 'zh')
+    >>> negotiated_language("zh-TW") is None  # not the site's Simplified Chinese
+    True
+    """
+    # A language the site lacks must not fall back to another it has under the same primary
+    # subtag: Babel would answer `zh` for `zh-hant`.
+    preferred = [
+        tag for tag in parse_accept_language(header) if tag != "zh-hant" or tag in LANGUAGES
+    ]
+    found = negotiate_locale(preferred, list(LANGUAGES), sep="-", aliases={})
+    return found.lower() if found is not None else None
 
 
 def choose_language(query: str | None, cookie: str | None, accept_language: str | None) -> str:
@@ -170,10 +184,7 @@ def choose_language(query: str | None, cookie: str | None, accept_language: str 
     for candidate in (query, cookie):
         if candidate and candidate.lower() in LANGUAGES:
             return candidate.lower()
-    for language in parse_accept_language(accept_language or ""):
-        if language in LANGUAGES:
-            return language
-    return DEFAULT_LANGUAGE
+    return negotiated_language(accept_language or "") or DEFAULT_LANGUAGE
 
 
 def request_language(request: Request) -> str:

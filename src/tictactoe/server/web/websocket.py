@@ -6,13 +6,15 @@ the table is private (then: an error frame with reason `private`, and close).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import WebSocket
 from pydantic import ValidationError
 from starlette.websockets import WebSocketDisconnect
 
-from tictactoe.server.ops.json_input import READ_JSON, UnreadableJSONError, read_json
+from tictactoe.server.ops.json_input import UnreadableJSONError, read_json
+from tictactoe.server.ops.token_buckets import retry_after
 from tictactoe.server.storage import StorageUnavailableError
 from tictactoe.server.table.actor import Table
 from tictactoe.server.table.commands import (
@@ -30,6 +32,7 @@ from tictactoe.server.table.commands import (
     StopWaiting,
 )
 from tictactoe.server.table.messages import (
+    ACTIONS,
     CLIENT_MESSAGES,
     MessageId,
     ack_frame,
@@ -41,8 +44,12 @@ from tictactoe.server.table.tokens import hash_secret
 from tictactoe.server.web.connections import Connection, Hub
 from tictactoe.server.web.identity import client_hash, site_base_url, tables_of
 
-# The table's WebSocket: the one way in is `socket_lane` (past the ASGI stack), not a route.
+# The table's WebSocket: the one way in is `edge.socket_lane` (past the ASGI stack), not a route.
 SOCKET_PATH = "/api/tables/{table_id}/ws"
+
+# A socket's rate limit (`edge.limits.SocketLimit`): given whether a message acts at the table,
+# the seconds it must wait (0.0: it may go). Each message read is counted, whatever it holds.
+MessageLimit = Callable[[bool], float]
 
 # The commands of the messages that carry nothing but their type.
 _ACTIONS: dict[str, Command] = {
@@ -58,22 +65,37 @@ _ACTIONS: dict[str, Command] = {
 }
 
 
-def read_message(text: str, value: Any = None) -> dict[str, Any]:
-    """A client's message, checked against `messages.CLIENT_MESSAGES` (`value`: its JSON, if
-    read already); `Refused` (400) says what is wrong with it."""
+def read_message(text: str) -> Any:
+    """A client's message as JSON; `Refused` (400) when it is not usable JSON."""
     try:
-        message = value if value is not None else read_json(text)
+        return read_json(text)
     except UnreadableJSONError as error:
         raise Refused(400, f"this message is not usable JSON: {error}", "bad-json") from None
     except ValueError as error:
         raise Refused(
             400, f"messages are JSON objects; this is not JSON ({error})", "bad-json"
         ) from None
+
+
+def check_message(message: Any) -> dict[str, Any]:
+    """A client's message checked against `messages.CLIENT_MESSAGES`; `Refused` (400) says what
+    is wrong with it."""
     try:
         checked: dict[str, Any] = CLIENT_MESSAGES.validate_python(message)
     except ValidationError as error:
         raise _refusal(message, error) from None
     return checked
+
+
+def acts_at_table(message: Any) -> bool:
+    """Whether a message (read, not yet checked) acts at the table: it counts against its
+    address's action limit too, judged on its value (`"\\u006dove"` is a move).
+
+    >>> acts_at_table({"type": "move", "move": "e5"}), acts_at_table({"type": "sync"})
+    (True, False)
+    """
+    kind = message.get("type") if isinstance(message, dict) else None
+    return isinstance(kind, str) and kind in ACTIONS
 
 
 def _refusal(message: Any, error: ValidationError) -> Refused:
@@ -101,24 +123,56 @@ def message_id(value: Any) -> MessageId | None:
 class TableSocket:
     """One client's session at a table: who they are, and what their messages do."""
 
-    def __init__(self, table: Table, connection: Connection, hub: Hub) -> None:
+    def __init__(
+        self,
+        table: Table,
+        connection: Connection,
+        hub: Hub,
+        limit: MessageLimit,
+        max_message_bytes: int,
+    ) -> None:
         self.table = table
         self.connection = connection
         self.hub = hub
+        self.limit = limit
+        self.max_message_bytes = max_message_bytes
 
-    def refuse(self, refused: Refused, id: MessageId | None = None) -> None:
-        self.connection.send(error_frame(refused.status, refused.reason, refused.message, id))
+    def refuse(
+        self, refused: Refused, id: MessageId | None = None, retry_after: float | None = None
+    ) -> None:
+        self.connection.send(
+            error_frame(refused.status, refused.reason, refused.message, id, retry_after)
+        )
         if refused.reason == "stale-version":
             # The client is behind: give it the table as it is now.
             self.connection.send(self.table.frame_for(self.connection.person))
 
-    async def receive(self, text: str, value: Any = None) -> None:
-        """Does what the message `text` says (`value`: its JSON, if read already), or answers
-        with an error frame."""
-        try:
-            message = read_message(text, value)
-        except Refused as refused:
-            self.refuse(refused, message_id(value if value is not None else _loose(text)))
+    async def receive(self, text: str) -> None:
+        """Does what the message `text` says, or answers with an error frame: over the limits
+        (429), too large (413), not JSON or no message (400), or what the table refused."""
+        value: Any = None
+        unusable: Refused | None = None
+        if len(text.encode("utf-8", "surrogatepass")) > self.max_message_bytes:
+            limit = self.max_message_bytes
+            unusable = Refused(413, f"message too large: at most {limit} bytes", "too-large")
+        else:
+            try:
+                value = read_message(text)
+            except Refused as refused:
+                unusable = refused
+        wait = self.limit(acts_at_table(value))  # every message counts, usable or not
+        if wait > 0:
+            seconds = retry_after(wait)
+            over = Refused(429, f"too many messages: wait {seconds} s", "rate-limited")
+            self.refuse(over, message_id(value), float(seconds))
+            return
+        if unusable is None:
+            try:
+                message = check_message(value)
+            except Refused as refused:
+                unusable = refused
+        if unusable is not None:
+            self.refuse(unusable, message_id(value))
             return
         id = message.get("id")
         try:
@@ -172,15 +226,8 @@ class TableSocket:
         self.connection.send(self.table.frame_for(person, id))
 
 
-def _loose(text: str) -> Any:
-    try:
-        return read_json(text)
-    except ValueError:
-        return None
-
-
-async def table_socket(websocket: WebSocket, table_id: str) -> None:
-    """A socket at `SOCKET_PATH`, reached only through `socket_lane.TableSocketLane`."""
+async def table_socket(websocket: WebSocket, table_id: str, limit: MessageLimit) -> None:
+    """A socket at `SOCKET_PATH`, reached only through `edge.socket_lane.TableSocketLane`."""
     tables = tables_of(websocket)
     settings = tables.settings
     hub: Hub = websocket.app.state.hub
@@ -207,7 +254,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         settings.max_queued_frames,
         links=(tables.base_url, site_base_url(websocket)),
     )
-    session = TableSocket(table, connection, hub)
+    session = TableSocket(table, connection, hub, limit, settings.max_message_bytes)
     if token and table.mark_of(person) is None:
         connection.send(
             error_frame(401, "bad-token", "that seat token is not valid at this table; watching")
@@ -228,24 +275,16 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
                 break
-            text, value = message.get("text"), message.get(READ_JSON)
+            text = message.get("text")
             if text is None:
                 raw = message.get("bytes") or b""
                 try:
                     text = raw.decode()
                 except UnicodeDecodeError:
+                    limit(False)
                     connection.send(error_frame(400, "bad-json", "messages are UTF-8 JSON text"))
                     continue
-            if len(text.encode("utf-8", "surrogatepass")) > settings.max_message_bytes:
-                connection.send(
-                    error_frame(
-                        413,
-                        "too-large",
-                        f"message too large: at most {settings.max_message_bytes} bytes",
-                    )
-                )
-                continue
-            await session.receive(text, value)
+            await session.receive(text)
     except WebSocketDisconnect:
         pass
     finally:

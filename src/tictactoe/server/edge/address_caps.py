@@ -18,6 +18,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from tictactoe.server.ops.scope import address_key
+
 _TOO_MANY = b"too many connections from your address"
 REFUSED = (
     b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain; charset=utf-8\r\n"
@@ -43,6 +45,7 @@ class AddressCaps:
         address = _peer(transport)
         if address is None or self.trust_every_proxy or _normal(address) in self.exempt:
             return True
+        address = address_key(address)  # an IPv6 client counts as its /64
         if self.open[address] >= self.most_connections:
             return False
         if self.unfinished[address] >= self.most_unfinished:

@@ -35,11 +35,10 @@ from typing import Any
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.http11 import Request
 
-from tictactoe.server.ops.address_caps import address_caps
-from tictactoe.server.ops.http_protocol import header_timeout
+from tictactoe.server.edge.address_caps import address_caps
+from tictactoe.server.edge.http_protocol import header_timeout
+from tictactoe.server.ops.scope import SEND_TEXT_NOW
 
-# The scope extension: `scope["extensions"][SEND_TEXT_NOW](text) -> bool`.
-SEND_TEXT_NOW = "tictactoe.send_text_now"
 # What one socket may have written but not yet taken by its client (beyond the kernel's own
 # buffers): hundreds of frames. A reader that far behind is dropped.
 MAX_UNSENT_BYTES = 1024 * 1024

@@ -15,6 +15,7 @@ of `script-src 'self'` allows (they are never executed); every script is a file 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from urllib.parse import urlsplit
 
 from starlette.datastructures import Headers
@@ -22,8 +23,9 @@ from starlette.exceptions import HTTPException
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from tictactoe.server.edge.refusals import refusal, refuse_handshake
 from tictactoe.server.ops import metrics
-from tictactoe.server.ops.refusals import refusal, refuse_handshake
+from tictactoe.server.ops.scope import CROSS_SITE
 from tictactoe.server.settings import Settings
 
 CONTENT_SECURITY_POLICY = (
@@ -44,15 +46,19 @@ _HEADERS = [
 _EXPLORER_PATHS = ("/docs", "/redoc")
 _HSTS = (b"strict-transport-security", b"max-age=31536000")
 _SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
-# Set on the scope for the identity cookie's middleware, further in.
-CROSS_SITE = "tictactoe.cross_site"
+# The refusal of a cross-site form as a page (the web layer's, handed in by the app), for a
+# browser navigating; an ASGI app.
+RefusalPage = Callable[[Scope], ASGIApp]
 
 
 class SecurityMiddleware:
     """Headers on HTTP responses, 413 for oversized bodies, 403 for foreign WebSocket origins."""
 
-    def __init__(self, app: ASGIApp, settings: Settings) -> None:
+    def __init__(
+        self, app: ASGIApp, settings: Settings, cross_site_page: RefusalPage | None = None
+    ) -> None:
         self.app = app
+        self.cross_site_page = cross_site_page
         self.max_body = settings.max_body_bytes
         self.allowed_origins = {_origin(o) for o in settings.allowed_origins}
         if settings.public_url:
@@ -139,11 +145,8 @@ class SecurityMiddleware:
 
         if scope[CROSS_SITE] and scope["method"] not in _SAFE_METHODS:
             metrics.REFUSED.labels(reason="cross-site").inc()
-            if _wants_a_page(scope):
-                # Imported here: the page needs the web layer, which imports this module.
-                from tictactoe.server.web.error_pages import cross_site_page
-
-                await cross_site_page(scope)(scope, receive, send_with_headers)
+            if self.cross_site_page is not None and _wants_a_page(scope):
+                await self.cross_site_page(scope)(scope, receive, send_with_headers)
             else:
                 await refusal(403, "cross-site", _CROSS_SITE)(scope, receive, send)
             return

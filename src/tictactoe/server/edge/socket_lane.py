@@ -7,7 +7,8 @@ solver) that was ~20 coroutines per socket, ~7 KB, the largest part of a table's
 the WebSocket protocol itself (counted with gc at 300 tables). This lane sits outside the stack
 and takes `/api/tables/{id}/ws` past it, after the same two checks the stack would make for a
 WebSocket, on the same middleware instances (so the limits' counts are shared): the origin
-(`SecurityMiddleware`) and the join and message limits (`RateLimitMiddleware`). The cookie layer
+(`SecurityMiddleware`) and the join limit (`RateLimitMiddleware`, whose `SocketLimit` the
+handler asks about each message). The cookie layer
 does nothing for WebSockets, and the handler catches its own errors. Everything else goes
 through the stack as before.
 """
@@ -18,8 +19,8 @@ from starlette.routing import compile_path
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
-from tictactoe.server.ops.limits import RateLimitMiddleware
-from tictactoe.server.ops.security import SecurityMiddleware
+from tictactoe.server.edge.limits import RateLimitMiddleware
+from tictactoe.server.edge.security import RefusalPage, SecurityMiddleware
 from tictactoe.server.settings import Settings
 from tictactoe.server.web.websocket import SOCKET_PATH, table_socket
 
@@ -31,15 +32,18 @@ class TableSocketLane:
     """Builds the security and rate-limit middlewares of the stack (so it can use the same
     ones), and is the layer outside them."""
 
-    def __init__(self, site: ASGIApp, settings: Settings) -> None:
+    def __init__(
+        self, site: ASGIApp, settings: Settings, cross_site_page: RefusalPage | None = None
+    ) -> None:
         self.site = site  # what `websocket.app` is (the app's state: tables, hub)
         self.settings = settings
+        self.cross_site_page = cross_site_page
         self.security: SecurityMiddleware | None = None
         self.limits: RateLimitMiddleware | None = None
         self.rest: ASGIApp | None = None
 
     def security_middleware(self, app: ASGIApp) -> ASGIApp:
-        self.security = SecurityMiddleware(app, self.settings)
+        self.security = SecurityMiddleware(app, self.settings, self.cross_site_page)
         return self.security
 
     def limits_middleware(self, app: ASGIApp) -> ASGIApp:
@@ -58,12 +62,12 @@ class TableSocketLane:
             return
         if not await self.security.admit_websocket(scope, receive, send):
             return
-        limited = await self.limits.admit_websocket(scope, receive, send)
-        if limited is None:
+        limit = await self.limits.admit_websocket(scope, receive, send)
+        if limit is None:
             return
         scope["app"] = self.site
         scope["path_params"] = {"table_id": table_id}
-        await table_socket(WebSocket(scope, limited, send), table_id)
+        await table_socket(WebSocket(scope, receive, send), table_id, limit)
 
 
 def _table_of(scope: Scope) -> str | None:

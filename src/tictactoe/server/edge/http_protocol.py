@@ -1,9 +1,14 @@
 """What one connection may cost `tictactoe serve` before its request reaches the site, so that a
 server run without a proxy in front is safe too: uvicorn's h11 protocol (httptools has no cap on
-header size) with the request line and headers capped at `MAX_HEADER_BYTES` (431 beyond), and a
+header size) with the request line and headers capped at `MAX_HEADER_BYTES` (431 beyond, however
+the head arrives: in one write or in pieces; `head_size`), and a
 request timeout: a connection that has not sent a request's complete headers and body within the
 header timeout, whether it is new, idle between requests or sending them a byte at a time, gets
-408 and is closed. What one address may hold open is capped too (`address_caps`)."""
+408 and is closed. What one address may hold open is capped too (`address_caps`).
+
+The health checks (`HEALTH_PATHS`) are exempt from the global connection cap (uvicorn's
+`limit_concurrency`, 503 beyond): many addresses together may fill it, and the balancer must
+still learn that the process is up rather than take it out of service."""
 
 from __future__ import annotations
 
@@ -12,12 +17,21 @@ import functools
 import os
 from typing import Any
 
+import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from tictactoe.server.ops.address_caps import REFUSED, address_caps
+from tictactoe.server.edge.address_caps import REFUSED, address_caps
+from tictactoe.server.edge.head_size import HeadSize
 
 # Browsers send a few KB (cookies at most ~4 KB each); 32 KB is what nginx allows by default.
 MAX_HEADER_BYTES = 32 * 1024
+# Answered however many connections are open (each is a constant answer or a short probe).
+HEALTH_PATHS = frozenset({"/healthz", "/readyz"})
+_TOO_BIG = b"the request's headers are too large"
+_HEAD_TOO_BIG = (
+    b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: text/plain; charset=utf-8\r\n"
+    b"content-length: %d\r\nconnection: close\r\n\r\n%s" % (len(_TOO_BIG), _TOO_BIG)
+)
 _TOO_SLOW = b"the request came too slowly"
 _TIMED_OUT = (
     b"HTTP/1.1 408 Request Timeout\r\ncontent-type: text/plain; charset=utf-8\r\n"
@@ -43,6 +57,20 @@ class BoundedH11Protocol(H11Protocol):
         self.header_timeout = header_timeout()
         self._header_deadline: asyncio.TimerHandle | None = None
         self._caps = address_caps()
+        self._head = HeadSize(MAX_HEADER_BYTES)
+
+    # uvicorn reads `limit_concurrency` once a request's head is parsed (its scope set): a
+    # health check is then let through past the global cap.
+    @property  # type: ignore[override]
+    def limit_concurrency(self) -> int | None:
+        scope = getattr(self, "scope", None)
+        if scope is not None and scope.get("path") in HEALTH_PATHS:
+            return None
+        return self._limit_concurrency
+
+    @limit_concurrency.setter
+    def limit_concurrency(self, value: int | None) -> None:
+        self._limit_concurrency = value
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -51,6 +79,22 @@ class BoundedH11Protocol(H11Protocol):
             transport.close()
             return
         self._arm()
+
+    def data_received(self, data: bytes) -> None:
+        # A head is arriving while h11 waits for a request (new, or the next on a kept-alive
+        # connection); bytes after it (a body) are h11's business.
+        if self.conn.their_state is h11.IDLE and self._head.too_big(data):
+            self._disarm()
+            self.transport.write(_HEAD_TOO_BIG)
+            self.transport.close()
+            return
+        super().data_received(data)
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        self._head.reset()  # the next request's head is measured afresh
+        if not self.transport.is_closing() and (self.cycle is None or self.cycle.response_complete):
+            self._arm()  # the next request's headers have the same time to arrive
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
@@ -66,11 +110,6 @@ class BoundedH11Protocol(H11Protocol):
             # Upgraded to a WebSocket: the armed timer would keep this protocol (its h11 state
             # and buffers, ~5 KB) alive for the whole timeout, for every socket that opens.
             self._disarm()
-
-    def on_response_complete(self) -> None:
-        super().on_response_complete()
-        if not self.transport.is_closing() and (self.cycle is None or self.cycle.response_complete):
-            self._arm()  # the next request's headers have the same time to arrive
 
     def _arm(self) -> None:
         """A request's headers and body have the header timeout to arrive (it is unfinished)."""
