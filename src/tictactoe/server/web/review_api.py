@@ -8,7 +8,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
 from tictactoe import IllegalMoveError
-from tictactoe.server.storage import GameRecord, TableRecord
+from tictactoe.server.storage import GameRecord, Storage, TableRecord
 from tictactoe.server.table.commands import Refused
 from tictactoe.server.table.review import (
     GameKey,
@@ -269,4 +269,20 @@ async def my_games(request: Request, limit: int = 100) -> list[MyGame]:
             )
         )
     found.sort(key=lambda item: item[0], reverse=True)
-    return [game for _, game in found[:limit]]
+    shown = [game for _, game in found[:limit]]
+    names = await _opponent_names(storage, mine, {game.table_id for game in shown})
+    return [game.model_copy(update={"opponent_name": names.get(game.table_id)}) for game in shown]
+
+
+async def _opponent_names(storage: Storage, mine: str, table_ids: set[str]) -> dict[str, str]:
+    """The name the other side set at each table (names follow the person through rematches, so
+    the table as it is now names the opponent of all its games)."""
+    names: dict[str, str] = {}
+    for table_id in table_ids:
+        table = await storage.load(table_id)
+        if table is None or table.teams:
+            continue
+        for mine_seat, theirs in ((table.x, table.o), (table.o, table.x)):
+            if mine_seat.client_hash == mine and theirs.name and theirs.client_hash != mine:
+                names[table_id] = theirs.name
+    return names
