@@ -190,7 +190,7 @@ def test_the_table_page_is_light_and_loads_nothing_from_elsewhere_in_every_langu
         # A new visitor each time: nothing comes from the cache of the language before.
         visitor = new_context().new_page()
         responses: list[Response] = []
-        visitor.on("response", responses.append)
+        visitor.on("response", lambda response, kept=responses: kept.append(response))
         visitor.goto(f"{creator.url}?lang={language}")
         expect(visitor.locator("html")).to_have_attribute("lang", re.compile(f"^{language}"))
         expect(visitor.locator("[data-board] button[data-move]")).to_have_count(81)
