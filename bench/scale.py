@@ -37,6 +37,7 @@ import httpx  # noqa: E402
 from tests.scaleout.services import PostgresCluster, RedisServer  # noqa: E402
 
 import load  # noqa: E402  (bench/load.py)
+import processes as started_processes  # noqa: E402  (bench/processes.py)
 import server as bench  # noqa: E402  (bench/server.py: the generators and the measuring)
 
 
@@ -52,10 +53,10 @@ async def setup_targets(
 ) -> list[bench.Target]:
     """Starts the setup's processes and has the generators connect two sets of players: one
     pacing itself to the sustained rate, one flooding. Each socket goes to a random process."""
-    ports = [bench.free_port() for _ in range(processes)]
+    ports = [started_processes.free_port() for _ in range(processes)]
     monitors = [f"{folder}/{port}.jsonl" for port in ports]
     servers = [
-        bench.spawn(
+        started_processes.spawn(
             bench.watched_server(port, database, monitor, redis),
             bench.server_environment(2 * args.tables),
             log=f"{folder}/{port}.log",
@@ -64,7 +65,7 @@ async def setup_targets(
     ]
     started.extend(servers)
     for port, process in zip(ports, servers, strict=True):
-        bench.wait_until_up(port, process)
+        started_processes.wait_until_up(port, process)
     bases = [f"http://127.0.0.1:{port}" for port in ports]
     for base in bases:
         await bench.warm_up(base)
@@ -81,7 +82,7 @@ async def setup_targets(
 
 
 async def main(args: argparse.Namespace) -> None:
-    bench.raise_file_limit()
+    started_processes.raise_file_limit()
     started: list[Any] = []
     targets: list[bench.Target] = []
     generators = bench.Generators(args.generators)
@@ -121,7 +122,7 @@ async def main(args: argparse.Namespace) -> None:
             raise
         finally:
             for process in started:
-                bench.stop(process)
+                started_processes.stop(process)
             for generator in generators.processes:
                 if generator.returncode is None:
                     generator.kill()

@@ -22,10 +22,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
-import resource
-import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -41,123 +37,18 @@ BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
 import loop_monitor  # noqa: E402
-
-# -- the bare relay (run in its own process with --relay-port) ----------------------------------
-
-
-def run_relay(port: int, monitor: str) -> None:
-    """A WebSocket relay on the same stack as the site (Starlette on uvicorn), nothing else."""
-    import contextlib
-
-    import uvicorn
-    from starlette.applications import Starlette
-    from starlette.routing import WebSocketRoute
-    from starlette.websockets import WebSocket, WebSocketDisconnect
-
-    rooms: dict[str, set[WebSocket]] = {}
-
-    async def relay(websocket: WebSocket) -> None:
-        room = rooms.setdefault(websocket.path_params["room"], set())
-        await websocket.accept()
-        room.add(websocket)
-        try:
-            while True:
-                text = await websocket.receive_text()
-                for peer in list(room):
-                    await peer.send_text(text)
-        except WebSocketDisconnect:
-            pass
-        finally:
-            room.discard(websocket)
-
-    @contextlib.asynccontextmanager
-    async def lifespan(app: Starlette) -> Any:
-        loop_monitor.start(monitor)
-        yield
-
-    app = Starlette(routes=[WebSocketRoute("/relay/{room}", relay)], lifespan=lifespan)
-    # The same WebSocket protocol as `tictactoe serve` (see serve_command.py).
-    uvicorn.run(
-        app,
-        host="127.0.0.1",
-        port=port,
-        log_level="warning",
-        ws_per_message_deflate=False,
-        ws="websockets-sansio",
-        backlog=4096,
-    )
-
+from processes import (  # noqa: E402
+    cpu_seconds,
+    free_port,
+    percentile,
+    raise_file_limit,
+    rss_kib,
+    spawn,
+    stop,
+    wait_until_up,
+)
 
 # -- processes ------------------------------------------------------------------------------------
-
-
-def cpu_seconds(pid: int) -> float:
-    """The process's processor time so far (user + system), from /proc (0 once it is gone)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except FileNotFoundError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def rss_kib(pid: int) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    raise RuntimeError("no VmRSS")
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-def wait_until_up(port: int, process: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise SystemExit(f"the process for port {port} exited")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1):
-                return
-        except OSError:
-            time.sleep(0.2)
-    raise SystemExit(f"port {port} did not come up")
-
-
-def raise_file_limit(wanted: int = 262_144) -> None:
-    """Room for tens of thousands of sockets, here and in every process started from here."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    try:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, wanted), max(hard, wanted)))
-    except (ValueError, OSError):  # not allowed to raise the hard limit: take what there is
-        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-
-
-def spawn(
-    command: list[str], env: dict[str, str] | None = None, log: str | None = None
-) -> subprocess.Popen[bytes]:
-    """Starts a process in a session of its own; what it prints goes to `log` (or nowhere)."""
-    output = open(log, "ab") if log else subprocess.DEVNULL  # noqa: SIM115  (the child's)
-    return subprocess.Popen(
-        command,
-        stdout=output,
-        stderr=output,
-        start_new_session=True,
-        env={**os.environ, **(env or {})},
-    )
-
-
-def stop(process: subprocess.Popen[bytes]) -> None:
-    if process.poll() is None:
-        os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
 
 
 def server_environment(tables: int) -> dict[str, str]:
@@ -319,11 +210,6 @@ def warmup_seconds(args: argparse.Namespace) -> float:
     return float(args.warmup) if args.warmup is not None else max(2.0, args.tables / args.rate)
 
 
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
-
-
 def report(target: Target) -> dict[str, float]:
     latencies = target.latencies or [float("nan")]
     moves = max(1, target.moves)
@@ -415,10 +301,8 @@ async def main(args: argparse.Namespace) -> None:
 
             port = free_port()
             monitor = f"{folder}/relay.jsonl"
-            relay = spawn(
-                [sys.executable, __file__, "--relay-port", str(port), "--monitor", monitor],
-                log=f"{folder}/relay.log",
-            )
+            command = [sys.executable, str(BENCH / "relay.py"), "--port", str(port)]
+            relay = spawn([*command, "--monitor", monitor], log=f"{folder}/relay.log")
             processes.append(relay)
             wait_until_up(port, relay)
             await asyncio.sleep(0.5)
@@ -483,14 +367,8 @@ def parse_arguments() -> argparse.Namespace:
         help="also load a server run from this source tree (e.g. `git archive` of an older "
         "commit's src/), in the same rounds: 'before'",
     )
-    parser.add_argument("--relay-port", type=int, help=argparse.SUPPRESS)
-    parser.add_argument("--monitor", help=argparse.SUPPRESS)
     return parser.parse_args()
 
 
 if __name__ == "__main__":
-    arguments = parse_arguments()
-    if arguments.relay_port:
-        run_relay(arguments.relay_port, arguments.monitor)
-    else:
-        asyncio.run(main(arguments))
+    asyncio.run(main(parse_arguments()))

@@ -29,13 +29,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
-import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -46,18 +44,7 @@ BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
 import loop_monitor  # noqa: E402
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] if ordered else float("nan")
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
+from processes import free_port, percentile, spawn, stop, wait_until_up  # noqa: E402
 
 
 def spawn_server(port: int, folder: str, least_think: float) -> subprocess.Popen[bytes]:
@@ -65,37 +52,7 @@ def spawn_server(port: int, folder: str, least_think: float) -> subprocess.Popen
     command = [sys.executable, str(BENCH / "loop_monitor.py"), f"{folder}/loop.jsonl", "serve"]
     command += ["--port", str(port), "--database", f"sqlite:///{folder}/stall.db"]
     # The computer's visible think (0.6 s by default) would hide what a stall adds to its reply.
-    env = {**os.environ, "TICTACTOE_COMPUTER_LEAST_THINK_SECONDS": str(least_think)}
-    return subprocess.Popen(
-        command,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-        env=env,
-    )
-
-
-def wait_until_up(port: int, process: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise SystemExit("the server exited")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1):
-                return
-        except OSError:
-            time.sleep(0.2)
-    raise SystemExit("the server did not come up")
-
-
-def stop(process: subprocess.Popen[bytes]) -> None:
-    if process.poll() is None:
-        os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
+    return spawn(command, env={"TICTACTOE_COMPUTER_LEAST_THINK_SECONDS": str(least_think)})
 
 
 async def frame_at(ws: ClientConnection, version: int) -> None:
@@ -129,53 +86,62 @@ async def computer_replied(
 # -- the bystanders -------------------------------------------------------------------------------
 
 
-async def computer_bystander(http: httpx.AsyncClient, ws_base: str, until: float) -> list[float]:
-    """Plays the computer (Ultimate, medium); the computer's reply times in ms."""
-    created = (
-        await http.post(
-            "/api/tables", json={"variant": "ultimate", "opponent": "computer", "level": "medium"}
-        )
-    ).json()
+async def bystander_at(
+    http: httpx.AsyncClient,
+    ws_base: str,
+    until: float,
+    table: dict[str, str],
+    turn: Callable[[ClientConnection, dict[str, Any]], Awaitable[float | None]],
+) -> list[float]:
+    """Opens a table of these settings and, until `until`, takes its `turn` whenever the game
+    goes on (a rematch once it is over); the times its turns took, in ms."""
+    created = (await http.post("/api/tables", json=table)).json()
     table_id, token = created["id"], created["token"]
-    replies: list[float] = []
+    times: list[float] = []
     async with connect(f"{ws_base}/api/tables/{table_id}/ws?token={token}") as ws:
         await ws.recv()
         while time.monotonic() < until:
-            table = (await http.get(f"/api/tables/{table_id}")).json()
-            if table["result"] is not None:
+            seen = (await http.get(f"/api/tables/{table_id}")).json()
+            if seen["result"] is not None:
                 await http.post(f"/api/tables/{table_id}/rematch", headers=_bearer(token))
                 continue
-            if not table["legal_moves"]:
-                await asyncio.sleep(0.05)  # the computer moves first after a rematch
-                continue
-            started = time.perf_counter()
-            move = table["legal_moves"][len(table["record"]) % len(table["legal_moves"])]
-            await ws.send(json.dumps({"type": "move", "move": move}))
-            if await computer_replied(http, ws, table_id, table["version"]):
-                replies.append((time.perf_counter() - started) * 1000)
-    return replies
+            took = await turn(ws, seen)
+            if took is not None:
+                times.append(took)
+    return times
+
+
+async def computer_bystander(http: httpx.AsyncClient, ws_base: str, until: float) -> list[float]:
+    """Plays the computer (Ultimate, medium); the computer's reply times in ms."""
+
+    async def turn(ws: ClientConnection, table: dict[str, Any]) -> float | None:
+        if not table["legal_moves"]:
+            await asyncio.sleep(0.05)  # the computer moves first after a rematch
+            return None
+        started = time.perf_counter()
+        move = table["legal_moves"][len(table["record"]) % len(table["legal_moves"])]
+        await ws.send(json.dumps({"type": "move", "move": move}))
+        if await computer_replied(http, ws, table["id"], table["version"]):
+            return (time.perf_counter() - started) * 1000
+        return None
+
+    settings = {"variant": "ultimate", "opponent": "computer", "level": "medium"}
+    return await bystander_at(http, ws_base, until, settings, turn)
 
 
 async def one_device_bystander(http: httpx.AsyncClient, ws_base: str, until: float) -> list[float]:
     """Plays both sides of a one-device table; each move's round trip in ms."""
-    created = (
-        await http.post("/api/tables", json={"variant": "ultimate", "opponent": "here"})
-    ).json()
-    table_id, token = created["id"], created["token"]
-    trips: list[float] = []
-    async with connect(f"{ws_base}/api/tables/{table_id}/ws?token={token}") as ws:
-        await ws.recv()
-        while time.monotonic() < until:
-            table = (await http.get(f"/api/tables/{table_id}")).json()
-            if table["result"] is not None:
-                await http.post(f"/api/tables/{table_id}/rematch", headers=_bearer(token))
-                continue
-            started = time.perf_counter()
-            await ws.send(json.dumps({"type": "move", "move": table["legal_moves"][0]}))
-            await frame_at(ws, table["version"] + 1)
-            trips.append((time.perf_counter() - started) * 1000)
-            await asyncio.sleep(0.05)
-    return trips
+
+    async def turn(ws: ClientConnection, table: dict[str, Any]) -> float:
+        started = time.perf_counter()
+        await ws.send(json.dumps({"type": "move", "move": table["legal_moves"][0]}))
+        await frame_at(ws, table["version"] + 1)
+        took = (time.perf_counter() - started) * 1000
+        await asyncio.sleep(0.05)
+        return took
+
+    settings = {"variant": "ultimate", "opponent": "here"}
+    return await bystander_at(http, ws_base, until, settings, turn)
 
 
 def _bearer(token: str) -> dict[str, str]:

@@ -1,5 +1,5 @@
 """The shape of the code: no import cycles between modules, imports only in the README's direction,
-and no Python module or page script over 500 lines.
+and no Python module or page script over 400 lines.
 
 Every import counts, wherever it is written (top level, `if TYPE_CHECKING:`, inside a function):
 a cycle hidden in a function or a type check is still two modules that cannot be read apart.
@@ -15,7 +15,7 @@ import pytest
 SRC = Path(__file__).resolve().parent.parent / "src"
 PACKAGE = SRC / "tictactoe"
 STATIC = PACKAGE / "server" / "static"
-MAX_LINES = 500
+MAX_LINES = 400
 
 
 def module_name(path: Path) -> str:
@@ -101,13 +101,13 @@ def test_no_import_cycles() -> None:
 
 
 @pytest.mark.parametrize("path", sorted(PACKAGE.rglob("*.py")), ids=module_name)
-def test_no_python_module_over_500_lines(path: Path) -> None:
+def test_no_python_module_over_400_lines(path: Path) -> None:
     lines = len(path.read_text().splitlines())
     assert lines <= MAX_LINES, f"{path.relative_to(SRC)} has {lines} lines"
 
 
 @pytest.mark.parametrize("path", sorted(STATIC.rglob("*.js")), ids=lambda p: p.name)
-def test_no_script_over_500_lines(path: Path) -> None:
+def test_no_script_over_400_lines(path: Path) -> None:
     lines = len(path.read_text().splitlines())
     assert lines <= MAX_LINES, f"{path.relative_to(SRC)} has {lines} lines"
 
@@ -117,7 +117,8 @@ def test_no_script_over_500_lines(path: Path) -> None:
 PURE = ("decision", "commands", "events", "seats", "game", "rematch", "claim", "takeback", "clock")
 PURE += ("resign", "draw", "reasons", "lobby")
 PURE_MAY_IMPORT = {"__future__", "collections.abc", "dataclasses", "hmac", "typing", "tictactoe"}
-RECORDS = {"GameRecord", "MoveRecord", "SeatRecord", "TableRecord", "TakenBack"}
+RECORDS = {"GameRecord", "MoveRecord", "SeatRecord", "Side", "TableRecord", "TakenBack"}
+RECORDS |= {"Mark", "MARKS"}
 
 
 @pytest.mark.parametrize("name", PURE)

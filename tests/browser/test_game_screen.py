@@ -58,6 +58,19 @@ def seen_whole(page: Page, selector: str) -> None:
     assert box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5, (selector, box)
 
 
+def two_phones_at_a_table(new_context: NewContext) -> tuple[BrowserContext, Page, Page]:
+    """An Ultimate table on two 360 px phones, both pages open: the host's context (X, moves
+    first), the host's page and the guest's (O)."""
+    hosts, guests = new_context(**phone(360)), new_context(**phone(360))
+    table = create(hosts.request)
+    join(guests.request, table)
+    host, guest = hosts.new_page(), guests.new_page()
+    host.goto(table["url"], wait_until="commit")
+    guest.goto(table["url"])
+    host.wait_for_load_state()
+    return hosts, host, guest
+
+
 def apart(a: dict[str, float], b: dict[str, float]) -> bool:
     return a["y"] + a["height"] <= b["y"] + 0.5 or b["y"] + b["height"] <= a["y"] + 0.5
 
@@ -112,13 +125,7 @@ def test_names_clocks_and_the_thumb_bar_are_in_view_and_nothing_covers_the_board
 def test_whose_turn_shows_on_the_board_and_a_wrong_tap_says_where_to_play(
     new_context: NewContext,
 ) -> None:
-    hosts, guests = new_context(**phone(360)), new_context(**phone(360))
-    table = create(hosts.request)
-    join(guests.request, table)
-    host, guest = hosts.new_page(), guests.new_page()
-    host.goto(table["url"], wait_until="commit")
-    guest.goto(table["url"])
-    host.wait_for_load_state()
+    _, host, guest = two_phones_at_a_table(new_context)
     expect(guest.locator("[data-status]")).to_contain_text("Your opponent's move")
     expect(guest.locator("[data-board]")).to_have_class("board ultimate their-turn")
     guest.locator("[data-board] [data-move=a1]").tap(force=True)
@@ -139,13 +146,7 @@ def test_whose_turn_shows_on_the_board_and_a_wrong_tap_says_where_to_play(
 def test_a_move_made_offline_is_drawn_at_once_and_lands_within_3_s_of_the_network(
     new_context: NewContext,
 ) -> None:
-    hosts, guests = new_context(**phone(360)), new_context(**phone(360))
-    table = create(hosts.request)
-    join(guests.request, table)
-    host, guest = hosts.new_page(), guests.new_page()
-    host.goto(table["url"], wait_until="commit")
-    guest.goto(table["url"])
-    host.wait_for_load_state()
+    hosts, host, guest = two_phones_at_a_table(new_context)
     board = host.locator("[data-board]")
     expect(board).to_have_attribute("data-connection", "open")
     # The mark is drawn the moment the cell is pressed, pending until the server has it.

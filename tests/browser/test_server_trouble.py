@@ -12,31 +12,11 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import BrowserContext, Page, WebSocketRoute, expect
+from tests.helpers import create_table, join
 
 NewContext = Callable[..., BrowserContext]
 
 DATABASE_DOWN = "The server cannot reach its database: retrying…"
-
-
-def create_table(context: BrowserContext) -> Page:
-    """A 3×3 table against a friend, where the creator plays X and moves first."""
-    page = context.new_page()
-    page.goto("/")
-    form = page.locator("form[data-create-table]")
-    form.locator("input[name=variant][value=standard]").check()
-    form.locator("[data-more-options]").evaluate("details => details.open = true")
-    form.locator("input[name=first][value=me]").check()
-    form.locator("[data-start=friend]").click()
-    page.wait_for_url(re.compile(r"/t/[\w-]+$"))
-    return page
-
-
-def join(context: BrowserContext, url: str) -> Page:
-    page = context.new_page()
-    page.goto(url)
-    page.locator("[data-join]").click()
-    expect(page.locator("[data-board]")).to_have_attribute("data-seat", "o")
-    return page
 
 
 def moves_of(page: Page) -> list[str]:
@@ -50,8 +30,8 @@ def moves_of(page: Page) -> list[str]:
 def test_a_move_made_while_the_database_is_unreachable_says_so_and_lands_once_it_is_back(
     new_context: NewContext, database_path: Path
 ) -> None:
-    alice = create_table(new_context())
-    bob = join(new_context(), alice.url)
+    alice = create_table(new_context(), variant="standard", first="me")
+    bob = join(new_context(), alice.url, seat="o")
     centre = "[data-board] button[data-move='b2']"
     expect(alice.locator(centre)).to_be_enabled()
 
@@ -84,7 +64,7 @@ def test_a_move_made_while_the_database_is_unreachable_says_so_and_lands_once_it
 def test_a_socket_closed_to_try_again_later_says_the_database_is_unreachable_and_reconnects(
     new_context: NewContext,
 ) -> None:
-    alice = create_table(new_context())
+    alice = create_table(new_context(), variant="standard", first="me")
     bob = new_context().new_page()
     down = {"now": False}
     routes: list[WebSocketRoute] = []
@@ -120,8 +100,8 @@ def test_a_socket_closed_to_try_again_later_says_the_database_is_unreachable_and
 
 
 def test_too_many_moves_and_too_many_reactions_are_told_apart(new_context: NewContext) -> None:
-    alice = create_table(new_context())
-    join(new_context(), alice.url)
+    alice = create_table(new_context(), variant="standard", first="me")
+    join(new_context(), alice.url, seat="o")
     flooded = {"now": False}
 
     def route(socket: WebSocketRoute) -> None:

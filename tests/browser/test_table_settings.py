@@ -3,37 +3,13 @@ accepted (with a quick reaction on the way), and a game on the clock lost on tim
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 from playwright.sync_api import BrowserContext, Page, expect
+from tests.helpers import create_table, join
 
 NewContext = Callable[..., BrowserContext]
 MARKED = "[data-board] [data-mark=x], [data-board] [data-mark=o]"
-
-
-def create_table(context: BrowserContext, *checks: str, clock: str | None = None) -> Page:
-    """Fills in the home form (standard 3×3 against a friend) with these settings ticked."""
-    page = context.new_page()
-    page.goto("/")
-    form = page.locator("form[data-create-table]")
-    form.locator("[data-more-options]").evaluate("details => details.open = true")
-    for name in checks:
-        form.get_by_role("checkbox").and_(form.locator(f"[name={name}]")).check()
-    if clock is not None:
-        form.locator("select[name=clock]").select_option(clock)
-    form.locator("[data-start=friend]").click()
-    page.wait_for_url(re.compile(r"/t/[\w-]+$"))
-    expect(page.locator("[data-board] button[data-move]")).to_have_count(9)
-    return page
-
-
-def join(context: BrowserContext, url: str) -> Page:
-    page = context.new_page()
-    page.goto(url)
-    page.locator("[data-join]").click()
-    expect(page.locator("[data-board]")).not_to_have_attribute("data-seat", "spectator")
-    return page
 
 
 def seat_of(page: Page) -> str:

@@ -9,38 +9,13 @@ from collections.abc import Callable
 from typing import Any
 
 from playwright.sync_api import BrowserContext, Page, Response, WebSocketRoute, expect
+from tests.helpers import create_table, join
 
 from tictactoe.server.web.templating import LANGUAGES
 
 NewContext = Callable[..., BrowserContext]
 
 MARKED = "[data-board] [data-mark=x], [data-board] [data-mark=o]"
-
-
-def create_table(context: BrowserContext, **choices: str) -> Page:
-    """Fill in the home page's form like a person would, and land on the new table."""
-    page = context.new_page()
-    page.goto("/")
-    form = page.locator("form[data-create-table]")
-    form.locator("[data-more-options]").evaluate("details => details.open = true")
-    for name in ("variant", "size", "first"):
-        if name in choices:
-            form.locator(f"input[name={name}][value='{choices[name]}']").check()
-    for name in ("line", "level"):
-        if name in choices:
-            form.locator(f"select[name={name}]").select_option(choices[name])
-    form.locator(f"[data-start={choices.get('opponent', 'friend')}]").click()
-    page.wait_for_url(re.compile(r"/t/[\w-]+$"))
-    expect(page.locator("[data-board] button[data-move]").first).to_be_attached()
-    return page
-
-
-def join(context: BrowserContext, url: str) -> Page:
-    page = context.new_page()
-    page.goto(url)
-    page.locator("[data-join]").click()
-    expect(page.locator("[data-board]")).not_to_have_attribute("data-seat", "spectator")
-    return page
 
 
 def marks_on(page: Page) -> int:

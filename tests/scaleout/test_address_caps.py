@@ -15,6 +15,7 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
+from tests.helpers import closed_within
 from tests.scaleout.services import ServerProcess
 
 HEADER_TIMEOUT = 1.5
@@ -68,20 +69,6 @@ def answer(connection: socket.socket, seconds: float) -> bytes:
         while chunk := connection.recv(4096):
             received += chunk
     return received
-
-
-def closed_within(connection: socket.socket, seconds: float) -> bool:
-    connection.settimeout(seconds)
-    deadline = time.monotonic() + seconds
-    try:
-        while time.monotonic() < deadline:
-            if not connection.recv(4096):
-                return True
-    except TimeoutError:
-        return False
-    except ConnectionResetError:
-        return True
-    return False
 
 
 def test_unfinished_requests_are_capped_per_address_and_others_still_play(

@@ -11,14 +11,7 @@ from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
-
-from tictactoe.server.app import create_app
-from tictactoe.server.settings import Settings
-
-
-def client_for(tmp_path: Path, **settings: Any) -> TestClient:
-    url = f"sqlite:///{tmp_path / 'tables.db'}"
-    return TestClient(create_app(Settings(database_url=url, **settings)))
+from tests.helpers import client_for
 
 
 @pytest.fixture

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from tests.helpers import closed_within
 from tests.scaleout.services import ServerProcess
 
 HEADER_TIMEOUT = 1.5
@@ -66,21 +67,6 @@ def test_oversized_headers_are_refused(server: ServerProcess, size: int) -> None
 def test_usual_headers_still_pass(server: ServerProcess) -> None:
     headers = {"Cookie": "ttt_client=" + "a" * 43 + "; other=" + "b" * 3000}
     assert httpx.get(f"{server.base}/healthz", headers=headers).status_code == 200
-
-
-def closed_within(connection: socket.socket, seconds: float) -> bool:
-    """Whether the server closes `connection` within `seconds` (reading whatever it says)."""
-    connection.settimeout(seconds)
-    deadline = time.monotonic() + seconds
-    try:
-        while time.monotonic() < deadline:
-            if not connection.recv(1000):
-                return True
-    except TimeoutError:
-        return False
-    except ConnectionResetError:
-        return True
-    return False
 
 
 def test_unfinished_headers_time_out(server: ServerProcess) -> None:

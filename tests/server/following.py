@@ -4,7 +4,8 @@ tests share (the socket's address, the next frame that matches, the next error).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from tictactoe.engine.bot_command import follow_move
@@ -41,6 +42,19 @@ def socket_url(players: Any, mark: str | None = None) -> str:
     """The table's socket, as a player of `mark` (by token) or as whoever the cookie says."""
     url = f"/api/tables/{players.id}/ws"
     return url if mark is None else f"{url}?token={players.tokens[mark]}"
+
+
+@contextlib.contextmanager
+def both_seats_and_a_watcher(players: Any, as_browser: Any) -> Iterator[tuple[Any, Any, Any]]:
+    """Sockets of X and O (by token) and of a watcher (a browser with no seat), all open."""
+    client = players.client
+    with (
+        client.websocket_connect(socket_url(players, "x")) as x,
+        client.websocket_connect(socket_url(players, "o")) as o,
+        as_browser(client),
+        client.websocket_connect(socket_url(players)) as watcher,
+    ):
+        yield x, o, watcher
 
 
 def receive_until(ws: Any, wanted: Callable[[Frame], bool], limit: int = 20) -> Frame:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from tictactoe.server.storage import MoveRecord, SeatRecord, TableRecord
+from tictactoe.server.storage import MoveRecord, SeatRecord, Side, TableRecord
 
 
 def a_table(table_id: str = "TableIdTableIdTableId1", **changes: object) -> TableRecord:
@@ -20,13 +20,9 @@ def a_table(table_id: str = "TableIdTableIdTableId1", **changes: object) -> Tabl
         result=None,
         ended_by=None,
         version=1,
-        x=SeatRecord("a" * 64, "c" * 64),
-        o=SeatRecord(),
-        score_x=0,
-        score_o=0,
+        x=Side(SeatRecord("a" * 64, "c" * 64)),
+        o=Side(),
         draws=0,
-        rematch_x=False,
-        rematch_o=False,
         created_at=1.0,
         updated_at=1.0,
     )

@@ -109,12 +109,18 @@ async def test_a_dead_worker_is_replaced_and_the_game_goes_on() -> None:
 def test_the_computer_thinks_from_its_clock_when_the_table_has_one() -> None:
     from tests.server.records import a_table
 
+    from tictactoe.server.storage import Side
+
     # No clock: the configured time.
     assert think_time(a_table(), 300, now=100.0) == 300
     # O (the computer) to move with its clock running since t=100: 60 s left at t=100 → 2 s a
     # move would be a thirtieth, capped at a second for the person waiting.
     clocked = a_table(
-        moves=("e5",), clock_seconds=60.0, x_time=60.0, o_time=60.0, clock_since=100.0
+        moves=("e5",),
+        clock_seconds=60.0,
+        x=dataclasses.replace(a_table().x, time_left=60.0),
+        o=Side(time_left=60.0),
+        clock_since=100.0,
     )
     assert think_time(clocked, 300, now=100.0) == 1000
     # 15 s left (45 s spent): half a second; with a 2 s increment, most of it too (capped).

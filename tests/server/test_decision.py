@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from tests.server.records import a_table
 
 from tictactoe import Game
-from tictactoe.server.storage import SeatRecord, TableRecord
+from tictactoe.server.storage import SeatRecord, Side, TableRecord
 from tictactoe.server.table.claim import claim_window
 from tictactoe.server.table.clock import Clock, side_to_move
 from tictactoe.server.table.commands import (
@@ -49,14 +49,12 @@ def tables(draw: st.DrawFn) -> TableRecord:
         variant=variant,
         size=3 if variant == "standard" else 9,
         opponent="computer" if computer else "friend",
-        x=SeatRecord(ALICE, ALICE_CLIENT),
-        o=SeatRecord(computer=True) if computer else SeatRecord(),
+        x=Side(SeatRecord(ALICE, ALICE_CLIENT), time_left=clock),
+        o=Side(SeatRecord(computer=True), time_left=clock) if computer else Side(time_left=clock),
         takebacks=draw(st.booleans()),
         teams=draw(st.booleans()) and not computer,
         clock_seconds=clock,
         clock_increment=draw(st.sampled_from([0.0, 2.0])) if clock else 0.0,
-        x_time=clock,
-        o_time=clock,
         created_at=1000.0,
         updated_at=1000.0,
     )
@@ -106,14 +104,12 @@ def check_accepted(before: TableRecord, decision: Decision, now: float) -> None:
     assert decision.events and all(event.version == after.version for event in decision.events)
     kinds = [event.kind for event in decision.events]
     if "game-started" in kinds:
-        # The marks swap and each person's score goes with them.
-        assert (after.x, after.o) == (before.o, before.x)
-        assert (after.x_mates, after.o_mates) == (before.o_mates, before.x_mates)
-        assert (after.score_x, after.score_o, after.draws) == (
-            before.score_o,
-            before.score_x,
-            before.draws,
-        )
+        # The marks swap and each side (its people, teammates and score) goes with them.
+        for mark, was in (("x", before.o), ("o", before.x)):
+            side = after.side(mark)
+            assert (side.holder, side.mates, side.score) == (was.holder, was.mates, was.score)
+            assert not side.rematch
+        assert after.draws == before.draws
         assert after.game_number == before.game_number + 1 and after.moves == ()
     else:
         assert after.game_number == before.game_number
@@ -190,11 +186,11 @@ def test_random_command_sequences(data: st.DataObject, record: TableRecord) -> N
 
 
 def test_a_finished_game_refuses_every_move() -> None:
-    record = a_table(variant="standard", size=3, o=SeatRecord(BOB, BOB_CLIENT))
+    record = a_table(variant="standard", size=3, o=Side(SeatRecord(BOB, BOB_CLIENT)))
     for move, by in [("b2", ALICE), ("a1", BOB), ("c3", ALICE)]:
         record = decide(record, PlayMove(move), by, 1000.0).record
     record = decide(record, Resign(), BOB, 1000.0).record
-    assert (record.result, record.ended_by, record.score_x) == ("x", "resign", 1)
+    assert (record.result, record.ended_by, record.x.score) == ("x", "resign", 1)
     for move in build_game(record).legal_moves():
         for by in (ALICE, BOB):
             try:
@@ -206,7 +202,7 @@ def test_a_finished_game_refuses_every_move() -> None:
 
 
 def test_a_stale_version_is_refused_as_stale() -> None:
-    record = a_table(variant="standard", size=3, o=SeatRecord(BOB, BOB_CLIENT), version=4)
+    record = a_table(variant="standard", size=3, o=Side(SeatRecord(BOB, BOB_CLIENT)), version=4)
     try:
         decide(record, PlayMove("b2", version=3), ALICE, 1000.0)
     except StaleCommand as stale:

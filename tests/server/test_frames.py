@@ -8,7 +8,7 @@ import json
 import random
 from typing import Any
 
-from tests.server.following import follow, next_table, socket_url
+from tests.server.following import both_seats_and_a_watcher, follow, next_table, socket_url
 
 
 def next_moved_text(ws: Any) -> str:
@@ -23,13 +23,7 @@ def next_moved_text(ws: Any) -> str:
 def test_a_move_is_one_small_frame_the_same_bytes_for_every_socket(
     players: Any, as_browser: Any
 ) -> None:
-    client = players.client
-    with (
-        client.websocket_connect(socket_url(players, "x")) as x,
-        client.websocket_connect(socket_url(players, "o")) as o,
-        as_browser(client),
-        client.websocket_connect(socket_url(players)) as watcher,
-    ):
+    with both_seats_and_a_watcher(players, as_browser) as (x, o, watcher):
         whole = json.dumps({"type": "table", "table": next_table(watcher)}, separators=(",", ":"))
         x.send_json({"type": "move", "move": "e5"})
         texts = [next_moved_text(ws) for ws in (x, o, watcher)]

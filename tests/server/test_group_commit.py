@@ -13,9 +13,10 @@ import pytest
 from tests.server.records import a_table, moved
 
 from tictactoe.server.storage import StaleVersionError, TableRecord
-from tictactoe.server.storage.group_commit import GroupCommit, SaveRequest
+from tictactoe.server.storage.group_commit import GroupCommit
 from tictactoe.server.storage.sql import SQLStorage
 from tictactoe.server.storage.sqlite import SQLiteMoveWriter
+from tictactoe.server.storage.writes import TableWrite, table_write
 
 
 @pytest.fixture
@@ -33,9 +34,9 @@ async def some_tables(storage: SQLStorage, count: int) -> list[TableRecord]:
     return tables
 
 
-def a_move(table: TableRecord, cell: str) -> SaveRequest:
+def a_move(table: TableRecord, cell: str) -> TableWrite:
     after, move = moved(table, cell)
-    return SaveRequest(after, table.version, move, previous=table)
+    return table_write(after, table.version, move, previous=table)
 
 
 class CountedWriter:
@@ -45,11 +46,11 @@ class CountedWriter:
         self.writer = SQLiteMoveWriter(str(path))
         self.batches: list[int] = []
 
-    def commit_now(self, saves: list[SaveRequest]) -> list[StaleVersionError | None] | None:
+    def commit_now(self, saves: list[TableWrite]) -> list[StaleVersionError | None] | None:
         self.batches.append(len(saves))
         return self.writer.save_many_now(saves)
 
-    async def commit_waiting(self, save: SaveRequest) -> None:
+    async def commit_waiting(self, save: TableWrite) -> None:
         await asyncio.to_thread(self.writer.save, save)
 
 
@@ -59,12 +60,16 @@ async def test_saves_in_one_instant_share_one_commit_and_all_land(
     tables = await some_tables(storage, 40)
     counted = CountedWriter(tmp_path / "tables.db")
     group = GroupCommit(counted.commit_now, counted.commit_waiting)
-    saves = [a_move(table, "e5") for table in tables]
+    played = [moved(table, "e5") for table in tables]
+    saves = [
+        table_write(after, 1, move, previous=table)
+        for table, (after, move) in zip(tables, played, strict=True)
+    ]
     await asyncio.gather(*map(group.save, saves))
     assert counted.batches == [40]
-    for save in saves:
-        assert await storage.load(save.table.id) == save.table
-        assert await storage.moves(save.table.id) == [save.move]
+    for after, move in played:
+        assert await storage.load(after.id) == after
+        assert await storage.moves(after.id) == [move]
 
 
 async def test_a_stale_save_in_a_batch_fails_alone(storage: SQLStorage, tmp_path: Path) -> None:
@@ -74,7 +79,7 @@ async def test_a_stale_save_in_a_batch_fails_alone(storage: SQLStorage, tmp_path
     stale, stale_move = moved(second, "a1")
     outcomes = await asyncio.gather(
         group.save(a_move(first, "e5")),
-        group.save(SaveRequest(stale, 7, stale_move)),  # the stored version is 1
+        group.save(table_write(stale, 7, stale_move)),  # the stored version is 1
         group.save(a_move(third, "i9")),
         return_exceptions=True,
     )
@@ -107,9 +112,9 @@ async def test_saves_that_meet_the_lock_held_elsewhere_wait_for_it(
     tables = await some_tables(storage, 5)
     other_process = sqlite3.connect(tmp_path / "tables.db", isolation_level=None)
     other_process.execute("BEGIN IMMEDIATE")
-    saves = [a_move(table, "e5") for table in tables]
+    played = [moved(table, "e5") for table in tables]
     saving = asyncio.ensure_future(
-        asyncio.gather(*(storage.save(save.table, 1, save.move) for save in saves))
+        asyncio.gather(*(storage.save(after, 1, move) for after, move in played))
     )
     for _ in range(3):  # the batch meets the lock and its saves go to the writer's thread
         await asyncio.sleep(0)

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from tictactoe.server.pubsub.memory import MemoryPubSub
 from tictactoe.server.settings import Settings
 from tictactoe.server.storage.memory import MemoryStorage
-from tictactoe.server.table.actor import channel_of
+from tictactoe.server.table.broadcast import channel_of
 from tictactoe.server.table.commands import (
     AskTakeback,
     OfferDraw,

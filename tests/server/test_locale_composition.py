@@ -16,6 +16,7 @@ from babel.numbers import get_decimal_symbol
 from babel.support import Translations
 from tests.server.test_translations import CATALOGS, PLURAL_LOCALE, catalog_of, forms, messages
 
+from tictactoe.server.web.page_constants import BOARD_POSITIONS
 from tictactoe.server.web.templating import (
     LOCALES_DIR,
     STATIC_DIR,
@@ -31,20 +32,7 @@ LABEL_PATTERNS = ("{label}: {text}", "%(label)s: %(value)s")
 # What follows the status or the result: it goes on the same line, after the joiner.
 FOLLOWS_STATUS = (
     "free choice: any open board",
-    *(
-        f"must play in the {where} board"
-        for where in (
-            "top-left",
-            "top-middle",
-            "top-right",
-            "middle-left",
-            "centre",
-            "middle-right",
-            "bottom-left",
-            "bottom-middle",
-            "bottom-right",
-        )
-    ),
+    *(f"must play in the {where} board" for where in BOARD_POSITIONS),
 )
 FOLLOWS_RESULT = ("{mark} resigned", "{mark} left the game", "{mark} ran out of time")
 # Where the glossaries ask for a spaced en dash rather than an em dash.

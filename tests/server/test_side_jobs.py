@@ -26,7 +26,8 @@ from tictactoe.server.settings import Settings
 from tictactoe.server.storage import StorageUnavailableError, TableRecord
 from tictactoe.server.storage.memory import MemoryStorage
 from tictactoe.server.storage.sql import SQLStorage
-from tictactoe.server.table.actor import Table, channel_of
+from tictactoe.server.table.actor import Table
+from tictactoe.server.table.broadcast import channel_of
 from tictactoe.server.table.commands import (
     AskRematch,
     AskTakeback,

@@ -17,15 +17,20 @@ from tictactoe.server.storage import (
     GameRecord,
     MoveRecord,
     SeatRecord,
+    Side,
     StaleVersionError,
     Storage,
     TableRecord,
     TakenBack,
 )
 from tictactoe.server.storage.backends import open_storage
-from tictactoe.server.storage.sql import SQLStorage
+from tictactoe.server.storage.sql import SAVE_PATHS, SQLStorage
 
-STORES = ["memory", "sqlite", "postgresql"]
+# Every store, and on SQL every way a save is written (`sql.SAVE_PATHS`): each must pass the suite.
+STORES = [
+    ("memory", None),
+    *((database, path) for database, paths in SAVE_PATHS.items() for path in paths),
+]
 
 
 def database_url(kind: str, tmp_path: Path, request: pytest.FixtureRequest) -> str:
@@ -35,16 +40,18 @@ def database_url(kind: str, tmp_path: Path, request: pytest.FixtureRequest) -> s
     return "memory://" if kind == "memory" else f"sqlite:///{tmp_path / 'store.db'}"
 
 
-@pytest.fixture(params=STORES)
+@pytest.fixture(params=STORES, ids=lambda store: "/".join(filter(None, store)))
 async def storage(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Storage]:
-    store = open_storage(database_url(request.param, tmp_path, request))
+    kind, save_path = request.param
+    url = database_url(kind, tmp_path, request)
+    store = open_storage(url) if save_path is None else SQLStorage(url, save_path)
     await store.start()
     yield store
     await store.close()
 
 
 async def test_created_table_loads_back_equal(storage: Storage) -> None:
-    table = a_table(o=SeatRecord(computer=True), opponent="computer", level="max")
+    table = a_table(o=Side(SeatRecord(computer=True)), opponent="computer", level="max")
     await storage.create(table)
     assert await storage.load(table.id) == table
 
@@ -129,12 +136,16 @@ async def test_table_settings_clock_and_teammates_load_back_equal(storage: Stora
         private=True,
         clock_seconds=4.5,
         clock_increment=2.0,
-        x_time=3.25,
-        o_time=4.5,
         clock_since=1234.5,
         takeback_by="o",
-        x_mates=(SeatRecord("5" * 64, "6" * 64), SeatRecord("7" * 64, None)),
-        o_mates=(SeatRecord("8" * 64, "9" * 64),),
+        x=Side(
+            SeatRecord("a" * 64, "c" * 64, name="Ana"),
+            (SeatRecord("5" * 64, "6" * 64), SeatRecord("7" * 64, None)),
+            time_left=3.25,
+            score=2,
+            rematch=True,
+        ),
+        o=Side(mates=(SeatRecord("8" * 64, "9" * 64),), time_left=4.5, score=1),
         tossed=True,
     )
     await storage.create(table)
@@ -173,8 +184,8 @@ async def test_a_stale_takeback_removes_nothing(storage: Storage) -> None:
 
 
 async def test_table_is_found_by_a_seat_token_hash(storage: Storage) -> None:
-    await storage.create(a_table("TableOneTableOneTable1", x=SeatRecord("1" * 64)))
-    await storage.create(a_table("TableTwoTableTwoTable2", o=SeatRecord("2" * 64)))
+    await storage.create(a_table("TableOneTableOneTable1", x=Side(SeatRecord("1" * 64))))
+    await storage.create(a_table("TableTwoTableTwoTable2", o=Side(SeatRecord("2" * 64))))
     assert await storage.find_table_by_token_hash("2" * 64) == "TableTwoTableTwoTable2"
     assert await storage.find_table_by_token_hash("1" * 64) == "TableOneTableOneTable1"
     assert await storage.find_table_by_token_hash("3" * 64) is None
@@ -188,13 +199,13 @@ async def test_a_save_given_the_record_it_replaces_writes_what_changed_seats_and
     after, move = moved(table, "e5")
     await storage.save(after, expected_version=1, move=move, previous=table)  # no seat changed
     assert await storage.load(table.id) == after
-    seated = dataclasses.replace(after, o=SeatRecord("5" * 64, "6" * 64), version=3)
+    seated = dataclasses.replace(after, o=Side(SeatRecord("5" * 64, "6" * 64)), version=3)
     await storage.save(seated, expected_version=2, previous=after)  # a seat taken: indexed
     assert await storage.load(table.id) == seated
     assert await storage.find_table_by_token_hash("5" * 64) == table.id
     assert [t.id for t in await storage.tables_of_client("6" * 64, 10)] == [table.id]
     # A `previous` that is not the stored version is not trusted to say what changed.
-    again = dataclasses.replace(seated, x=SeatRecord("7" * 64), version=4)
+    again = dataclasses.replace(seated, x=Side(SeatRecord("7" * 64)), version=4)
     await storage.save(again, expected_version=3, previous=after)
     assert await storage.find_table_by_token_hash("7" * 64) == table.id
 
@@ -284,13 +295,13 @@ async def test_a_start_position_loads_back_equal(storage: Storage) -> None:
 
 
 async def test_a_finished_game_is_kept_once_and_outlives_the_next_game(storage: Storage) -> None:
-    table = a_table(o=SeatRecord("b" * 64, "d" * 64))
+    table = a_table(o=Side(SeatRecord("b" * 64, "d" * 64)))
     await storage.create(table)
     after, move = moved(table, "e5")
     over = dataclasses.replace(after, result="o", ended_by="resign", updated_at=5.0)
     await storage.save(over, expected_version=1, move=move)
     # Later saves of the same finished game (rematch requests) leave the kept game as it was.
-    asked = dataclasses.replace(over, rematch_x=True, version=3, updated_at=6.0)
+    asked = dataclasses.replace(over.replace_side("x", rematch=True), version=3, updated_at=6.0)
     await storage.save(asked, expected_version=2)
     next_game = dataclasses.replace(
         asked, game_number=2, moves=(), result=None, ended_by=None, version=4, x=over.o, o=over.x
@@ -307,7 +318,7 @@ async def test_a_browsers_games_and_tables_are_found_by_its_cookie_newest_first(
 ) -> None:
     mine, theirs = "c" * 64, "e" * 64
     for n, (client, ended) in enumerate([(mine, 3.0), (theirs, 4.0), (mine, 5.0)]):
-        table = a_table(f"TableIdTableIdTableId{n}", x=SeatRecord("a" * 63 + str(n), client))
+        table = a_table(f"TableIdTableIdTableId{n}", x=Side(SeatRecord("a" * 63 + str(n), client)))
         await storage.create(table)
         over = dataclasses.replace(table, result="x", ended_by="line", version=2, updated_at=ended)
         await storage.save(over, expected_version=1)
@@ -323,7 +334,7 @@ async def test_a_browsers_games_and_tables_are_found_by_its_cookie_newest_first(
 
 async def test_a_team_game_is_found_by_any_members_cookie(storage: Storage) -> None:
     mate = SeatRecord("f" * 64, "9" * 64)
-    table = a_table(teams=True, o=SeatRecord("b" * 64, "d" * 64), o_mates=(mate,))
+    table = a_table(teams=True, o=Side(SeatRecord("b" * 64, "d" * 64), (mate,)))
     await storage.create(table)
     assert [t.id for t in await storage.tables_of_client("9" * 64, limit=10)] == [table.id]
     over = dataclasses.replace(table, result="o", ended_by="resign", version=2, updated_at=5.0)
@@ -331,3 +342,28 @@ async def test_a_team_game_is_found_by_any_members_cookie(storage: Storage) -> N
     (kept,) = await storage.games_of_client("9" * 64, limit=10)
     assert kept.o_clients == ("d" * 64, "9" * 64)
     assert kept == GameRecord.ended(over)
+
+
+@pytest.mark.parametrize("knows_previous", [True, False], ids=["changed-columns", "whole-row"])
+async def test_every_field_of_both_sides_saved_loads_back_equal(
+    storage: Storage, knows_previous: bool
+) -> None:
+    table = a_table(teams=True, clock_seconds=60.0, clock_since=1.0)
+    await storage.create(table)
+    newcomer = Side(
+        SeatRecord("5" * 64, "6" * 64, name="Βασίλης"),
+        (SeatRecord("7" * 64, None), SeatRecord("8" * 64, "9" * 64)),
+        time_left=12.5,
+        score=3,
+        rematch=True,
+    )
+    after = dataclasses.replace(
+        table.replace_side("x", time_left=1.5, score=1), o=newcomer, version=2
+    )
+    await storage.save(after, expected_version=1, previous=table if knows_previous else None)
+    assert await storage.load(table.id) == after
+    assert await storage.find_table_by_token_hash("8" * 64) == table.id
+    assert [t.id for t in await storage.tables_of_client("9" * 64, 10)] == [table.id]
+    swapped = dataclasses.replace(after, x=after.o, o=after.x, version=3)
+    await storage.save(swapped, expected_version=2, previous=after if knows_previous else None)
+    assert await storage.load(table.id) == swapped

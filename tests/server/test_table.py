@@ -11,7 +11,8 @@ import pytest
 from tictactoe.server.pubsub.memory import MemoryPubSub
 from tictactoe.server.settings import Settings
 from tictactoe.server.storage.memory import MemoryStorage
-from tictactoe.server.table.actor import Table, channel_of
+from tictactoe.server.table.actor import Table
+from tictactoe.server.table.broadcast import channel_of
 from tictactoe.server.table.commands import AskRematch, PlayMove, Refused, Resign, TakeSeat
 from tictactoe.server.table.envelope import decode
 from tictactoe.server.table.seats import COMPUTER
@@ -99,7 +100,7 @@ async def test_rematch_swaps_persons_and_scores() -> None:
     events = await table.apply(AskRematch(), persons["o"])
     assert [e.kind for e in events] == ["rematch-asked", "game-started"]
     assert table.mark_of(persons["o"]) == "x" and table.mark_of(persons["x"]) == "o"
-    assert (table.record.score_x, table.record.score_o) == (0, 1)
+    assert (table.record.x.score, table.record.o.score) == (0, 1)
     assert table.record.game_number == 2 and table.game.record == ""
 
 

@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from sqlalchemy import event
 from tests.server.records import a_table
 
-from tictactoe.server.storage import SeatRecord
+from tictactoe.server.storage import SeatRecord, Side
 from tictactoe.server.storage.sql import SQLStorage
 
 
@@ -35,9 +35,8 @@ async def fill(storage: SQLStorage) -> None:
         await storage.create(
             a_table(
                 f"Table{number:02d}Table{number:02d}Table",
-                x=SeatRecord(f"{number:02d}" * 32),
+                x=Side(SeatRecord(f"{number:02d}" * 32), (SeatRecord(f"{number:02d}ab" * 16),)),
                 teams=True,
-                x_mates=(SeatRecord(f"{number:02d}ab" * 16, None),),
             )
         )
 
@@ -91,10 +90,12 @@ async def test_a_token_is_looked_up_by_index(storage: SQLStorage, who: str) -> N
 
 
 async def test_teammates_who_join_later_are_found_too(storage: SQLStorage) -> None:
-    table = a_table("LaterLaterLaterLater01", teams=True, x=SeatRecord("1" * 64))
+    table = a_table("LaterLaterLaterLater01", teams=True, x=Side(SeatRecord("1" * 64)))
     await storage.create(table)
     joined = dataclasses.replace(
-        table, version=2, o_mates=(SeatRecord("2" * 64, "3" * 64), SeatRecord("4" * 64, None))
+        table,
+        version=2,
+        o=Side(mates=(SeatRecord("2" * 64, "3" * 64), SeatRecord("4" * 64, None))),
     )
     await storage.save(joined, expected_version=1)
     assert await storage.find_table_by_token_hash("4" * 64) == table.id
@@ -113,8 +114,8 @@ async def test_the_migration_fills_in_the_teammates_of_existing_tables(tmp_path:
     table = a_table(
         "OldTeamOldTeamOldTeam1",
         teams=True,
-        x_mates=(SeatRecord("5" * 64, "6" * 64),),
-        o_mates=(SeatRecord("7" * 64, None),),
+        x=Side(SeatRecord("a" * 64, "c" * 64), (SeatRecord("5" * 64, "6" * 64),)),
+        o=Side(mates=(SeatRecord("7" * 64, None),)),
     )
     engine = sa.create_engine(url)
     with engine.begin() as connection:  # the database as it was before the index

@@ -8,7 +8,13 @@ from typing import Any
 
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
-from tests.server.following import error, receive_until, socket_url, table_frame
+from tests.server.following import (
+    both_seats_and_a_watcher,
+    error,
+    receive_until,
+    socket_url,
+    table_frame,
+)
 
 from tictactoe.server.app import create_app
 from tictactoe.server.settings import Settings
@@ -28,13 +34,7 @@ def test_spectator_gets_the_table_at_once(players: Any, as_browser: Any) -> None
 def test_move_reaches_opponent_and_spectators_with_the_next_version(
     players: Any, as_browser: Any
 ) -> None:
-    client = players.client
-    with (
-        client.websocket_connect(socket_url(players, "x")) as x,
-        client.websocket_connect(socket_url(players, "o")) as o,
-        as_browser(client),
-        client.websocket_connect(socket_url(players)) as watcher,
-    ):
+    with both_seats_and_a_watcher(players, as_browser) as (x, o, watcher):
         version = table_frame(x)["version"]
         x.send_json({"type": "move", "move": "e5", "version": version})
         for ws in (o, watcher, x):

@@ -2,7 +2,8 @@
 // stepped through and played on locally (the server answers with the positions, so the browser
 // still knows no rules), then "play on from here" at a new table against a friend or the computer.
 import { Board, stepStatus } from "./board.js";
-import { copyText } from "./copy.js";
+import { copyButtons } from "./copy.js";
+import { stepControls } from "./steps.js";
 import { t } from "./strings.js";
 
 const page = document.querySelector("[data-analysis-page]");
@@ -15,12 +16,6 @@ const moveList = page.querySelector("[data-move-list]");
 const playOn = page.querySelector("[data-play-on]");
 const bestButton = page.querySelector("[data-best-move]");
 const bestEl = page.querySelector("[data-best-move-text]");
-const buttons = {
-  first: page.querySelector("[data-step='first']"),
-  previous: page.querySelector("[data-step='previous']"),
-  next: page.querySelector("[data-step='next']"),
-  last: page.querySelector("[data-step='last']"),
-};
 
 let steps = data.steps;
 let moves = data.record ? data.record.split(" ") : [];
@@ -84,8 +79,7 @@ function render() {
   positionEl.value = step.position;
   recordEl.value = moves.slice(0, ply).join(" ");
   page.dataset.ply = String(ply);
-  buttons.first.disabled = buttons.previous.disabled = ply === 0;
-  buttons.next.disabled = buttons.last.disabled = ply === steps.length - 1;
+  stepButtons.show();
   playOn.querySelector("button[type=submit]").disabled = Boolean(step.result);
   moveList.replaceChildren(...moves.map((move, i) => {
     const item = document.createElement("li");
@@ -153,26 +147,9 @@ async function play(move) {
   }
 }
 
-buttons.first.addEventListener("click", () => go(0));
-buttons.previous.addEventListener("click", () => go(ply - 1));
-buttons.next.addEventListener("click", () => go(ply + 1));
-buttons.last.addEventListener("click", () => go(steps.length - 1));
-document.addEventListener("keydown", (event) => {
-  if (event.ctrlKey || event.metaKey || event.altKey) return;
-  if (event.target.closest?.("input, select, textarea")) return;
-  // The step buttons run right to left on a right-to-left page: ← then points forward.
-  const [back, forward] = document.documentElement.dir === "rtl" ? ["ArrowRight", "ArrowLeft"]
-    : ["ArrowLeft", "ArrowRight"];
-  const to = { [back]: ply - 1, [forward]: ply + 1, Home: 0, End: steps.length - 1 }[event.key];
-  if (to === undefined) return;
-  event.preventDefault();
-  go(to);
-});
+const stepButtons = stepControls(page, { ply: () => ply, last: () => steps.length - 1, go });
 
-for (const button of page.querySelectorAll("[data-copy-from]")) {
-  const source = page.querySelector(`#${button.dataset.copyFrom}`);
-  button.addEventListener("click", () => copyText(button, source.value, t("Copied")));
-}
+copyButtons(page, t("Copied"));
 
 const levelField = playOn.querySelector("[data-level-field]");
 const syncLevel = () => { levelField.hidden = playOn.elements.opponent.value !== "computer"; };

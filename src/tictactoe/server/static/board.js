@@ -2,13 +2,9 @@
 // last move, closed boards, winning lines, legal moves, where each move sends the opponent), for the
 // table, the review and the analysis board. It knows no rules: the cells that may be pressed are
 // the ones the caller passes, taken from the server's `legal_moves`.
+import { boardPositions as POSITIONS } from "./constants.js";
 import { t } from "./strings.js";
 
-const POSITIONS = [
-  "top-left", "top-middle", "top-right",
-  "middle-left", "centre", "middle-right",
-  "bottom-left", "bottom-middle", "bottom-right",
-];
 const FILES = "abcdefghijklmnopqrstuvwxyz";
 export const upper = (mark) => mark.toUpperCase();
 export const other = (mark) => (mark === "x" ? "o" : "x");

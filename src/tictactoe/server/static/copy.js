@@ -9,3 +9,11 @@ export async function copyText(button, text, done) {
   }
   setTimeout(() => { button.textContent = label; }, 1500);
 }
+
+// Every `[data-copy-from=ID]` button of `page` copies the value of the field #ID.
+export function copyButtons(page, done) {
+  for (const button of page.querySelectorAll("[data-copy-from]")) {
+    const source = page.querySelector(`#${button.dataset.copyFrom}`);
+    button.addEventListener("click", () => copyText(button, source.value, done));
+  }
+}

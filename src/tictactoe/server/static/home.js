@@ -1,15 +1,12 @@
 // The home page's form: each start button (a friend, the computer, someone now, two on this
 // device) creates the table through the JSON API and opens it; "More options" shows only the
 // options that apply. Without JavaScript the form still posts to the server.
+import { defaultLine } from "./constants.js";
 import { numberFormat, t } from "./strings.js";
 
 const form = document.querySelector("[data-create-table]");
 const errorBox = form.querySelector("[data-form-error]");
 const submit = form.querySelector("[data-start=friend]");
-
-// The rules' defaults (DEFAULT_LINE in tictactoe/rules/standard.py): 3×3 needs 3 in a row, 4×4
-// and 5×5 need 4.
-const DEFAULT_LINE = { 3: 3, 4: 4, 5: 4 };
 
 function value(name) {
   const field = form.elements[name];
@@ -23,7 +20,7 @@ function syncOptions(changed) {
   const size = Number(value("size")) || 3;
   const line = form.elements.line;
   for (const option of line.options) option.disabled = Number(option.value) > size;
-  if (changed === "size" || Number(line.value) > size) line.value = String(DEFAULT_LINE[size]);
+  if (changed === "size" || Number(line.value) > size) line.value = String(defaultLine[size])  // the rules' default for the size;
   // 3 in a row on 4×4 or 5×5 is a sure win for whoever starts: say so before the table is made.
   form.querySelector("[data-forced-win]").hidden = !(size >= 4 && Number(line.value) === 3);
 }

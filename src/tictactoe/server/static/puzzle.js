@@ -3,7 +3,7 @@
 // wrong move, drawn on the board. The rating moves after the first try (puzzle_rating.js).
 import { Board, stepStatus } from "./board.js";
 import { RovingFocus, input } from "./board_keys.js";
-import { copyText } from "./copy.js";
+import { copyButtons } from "./copy.js";
 import { load, nextPuzzleUrl, record } from "./puzzle_rating.js";
 import { t } from "./strings.js";
 
@@ -105,10 +105,7 @@ nextButton.addEventListener("click", async () => {
   }
 });
 
-for (const button of page.querySelectorAll("[data-copy-from]")) {
-  const source = page.querySelector(`#${button.dataset.copyFrom}`);
-  button.addEventListener("click", () => copyText(button, source.value, t("Copied")));
-}
+copyButtons(page, t("Copied"));
 
 const preview = (button) => { if (!over) whereEl.textContent = board.preview(button) || stepStatus(board.view, "ultimate"); };
 boardEl.addEventListener("pointerover", (event) => { if (event.pointerType !== "touch") preview(event.target.closest("button[data-move]")); });

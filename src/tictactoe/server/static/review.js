@@ -2,8 +2,9 @@
 // Home/End), the computer's evaluation after every move as a chart with the biggest swings marked,
 // its best move on request, and the record and position code to copy.
 import { Board, stepStatus } from "./board.js";
-import { copyText } from "./copy.js";
+import { copyButtons } from "./copy.js";
 import { EvaluationChart } from "./evaluation_chart.js";
+import { stepControls } from "./steps.js";
 import { t } from "./strings.js";
 
 const page = document.querySelector("[data-review-page]");
@@ -18,12 +19,6 @@ const bestButton = page.querySelector("[data-best-move]");
 const bestEl = page.querySelector("[data-best-move-text]");
 const analysisStatus = page.querySelector("[data-analysis-status]");
 const moveList = page.querySelector("[data-move-list]");
-const buttons = {
-  first: page.querySelector("[data-step='first']"),
-  previous: page.querySelector("[data-step='previous']"),
-  next: page.querySelector("[data-step='next']"),
-  last: page.querySelector("[data-step='last']"),
-};
 
 let ply = last;
 let analysis = null;
@@ -65,8 +60,7 @@ function render() {
   if (game.variant === "standard") { query.set("size", game.size); query.set("line", game.line); }
   if (game.start_position) query.set("position", game.start_position);
   analysisLink.href = `/analysis?${query}`;
-  buttons.first.disabled = buttons.previous.disabled = ply === 0;
-  buttons.next.disabled = buttons.last.disabled = ply === last;
+  stepButtons.show();
   moveButtons.forEach((button, i) => {
     if (i + 1 === ply) button.setAttribute("aria-current", "step");
     else button.removeAttribute("aria-current");
@@ -80,21 +74,7 @@ function render() {
   }
 }
 
-buttons.first.addEventListener("click", () => go(0));
-buttons.previous.addEventListener("click", () => go(ply - 1));
-buttons.next.addEventListener("click", () => go(ply + 1));
-buttons.last.addEventListener("click", () => go(last));
-document.addEventListener("keydown", (event) => {
-  if (event.ctrlKey || event.metaKey || event.altKey) return;
-  if (event.target.closest?.("input, select, textarea")) return;
-  // The step buttons run right to left on a right-to-left page: ← then points forward.
-  const [back, forward] = document.documentElement.dir === "rtl" ? ["ArrowRight", "ArrowLeft"]
-    : ["ArrowLeft", "ArrowRight"];
-  const to = { [back]: ply - 1, [forward]: ply + 1, Home: 0, End: last }[event.key];
-  if (to === undefined) return;
-  event.preventDefault();
-  go(to);
-});
+const stepButtons = stepControls(page, { ply: () => ply, last: () => last, go });
 
 bestButton.addEventListener("click", () => {
   showBest = !showBest;
@@ -102,10 +82,7 @@ bestButton.addEventListener("click", () => {
   render();
 });
 
-for (const button of page.querySelectorAll("[data-copy-from]")) {
-  const source = page.querySelector(`#${button.dataset.copyFrom}`);
-  button.addEventListener("click", () => copyText(button, source.value, t("Copied")));
-}
+copyButtons(page, t("Copied"));
 
 async function loadAnalysis() {
   if (game.result === null) return;

@@ -83,10 +83,16 @@ const clocks = new Clocks(page, (mark, left) => {
 
 function react(events, next) {
   const player = isPlayerSeat(seat) && next.opponent !== "here";
+  const friend = isPlayerSeat(seat) && next.opponent === "friend";
+  const mine = (event) => player && event.mark === seat;
+  const theirs = (event) => player && event.mark === other(seat);
   let spoken = null;
   let turnSound = false;
+  let lapsed = null;
+  let movedBy = null;
   for (const event of events) {
     if (event.type === "moved") {
+      movedBy = event.mark;
       spoken = moveText(next, event, seat);
       if (!player || event.mark !== seat) company.sounds.play("move");
     } else if (event.type === "game-over") {
@@ -97,16 +103,29 @@ function react(events, next) {
       boardEl.scrollIntoView({ block: "nearest" });
       spoken = t("Game {n}. {status}", { n: next.game, status: statusText(next, seat) });
       turnSound = true;
+      if (friend) notice(t("You play {mark} this game.", { mark: seat.toUpperCase() }));
+    } else if (event.type === "seat-taken" && friend && !next.teams && event.mark === other(seat)) {
+      opponentArrived(next);
+    } else if (event.type === "seat-taken" && friend && event.mark === seat && tossText(next)) {
+      notice(tossText(next)); // just sat down at a table whose first game a coin decided
     } else if (event.type === "taken-back") {
       spoken = t("Move taken back. {status}", { status: statusText(next, seat) });
       turnSound = true;
-    } else if (event.type === "takeback-declined" && player && event.mark === other(seat)) {
+      if (mine(event)) notice(t("Move taken back."));
+    } else if (event.type === "takeback-asked" && mine(event)) {
+      clearNotice(); // a new question: the old answer goes
+    } else if (event.type === "takeback-declined" && theirs(event)) {
       spoken = aboutOpponent(next, seat, "Your opponent declined the takeback.", "{name} declined the takeback.");
       notice(spoken);
-    } else if (event.type === "draw-declined" && player && event.mark === other(seat)) {
+    } else if (event.type === "draw-declined" && theirs(event)) {
       notice(aboutOpponent(next, seat, "Your opponent declined the draw.", "{name} declined the draw."));
+    } else if (event.type === "draw-lapsed" && mine(event) && movedBy === other(seat) && !isOver(next)) {
+      lapsed = t("Your opponent played on: your draw offer lapsed.");
+    } else if (event.type === "takeback-lapsed" && mine(event) && movedBy === other(seat)) {
+      lapsed ??= t("Your opponent played on: your takeback request lapsed.");
     }
   }
+  if (lapsed) notice(lapsed);
   if (turnSound && isPlayerSeat(seat) && !isOver(next) && next.turn === seat) company.sounds.play("turn");
   if (spoken) announce(spoken);
 }
@@ -216,8 +235,7 @@ function accept(next, { seat: told = null, canClaim: claimable = false, events =
     connectionEl.textContent = "";
   }
   render(next);
-  answers(previous, next);
-  arrivals(previous, next);
+  if (!previous) firstSight(next);
   react(events, next);
 }
 
@@ -237,28 +255,23 @@ function revealBar() {
   barShown = shown;
 }
 
-// The moments of arriving: the opponent taking the free seat (a sound, the tab's title, a line for
-// screen readers), your mark in a new game, and a visitor at a full table told they watch.
-function arrivals(previous, next) {
-  if (!previous) {
-    if (seat === "spectator" && !freeSeat(next) && next.opponent === "friend") notice(t("You are watching this table."));
-    else if (tossText(next)) notice(tossText(next));
-    return;
-  }
-  if (!isPlayerSeat(seat) || next.opponent !== "friend") return;
-  if (freeSeat(previous) && !freeSeat(next) && !next.teams) {
-    const yours = next.turn === seat && !isOver(next);
-    company.sounds.play("turn");
-    const here = aboutOpponent(next, seat, "Your opponent is here.", "{name} is here.");
-    const spoken = yours ? aboutOpponent(next, seat, "Your opponent is here: your move", "{name} is here: your move") : here;
-    const toss = tossText(next);
-    notice(toss ? `${here} ${toss}` : here);
-    announce(spoken);
-    if (document.hidden) document.title = `● ${spoken} · ${baseTitle}`;
-  }
-  if (next.game !== previous.game) {
-    notice(t("You play {mark} this game.", { mark: seat.toUpperCase() }));
-  }
+// A visitor at a full table is told they watch; a player, who won the coin toss.
+function firstSight(next) {
+  if (seat === "spectator" && !freeSeat(next) && next.opponent === "friend") notice(t("You are watching this table."));
+  else if (tossText(next)) notice(tossText(next));
+}
+
+// The opponent taking the free seat: a sound, the tab's title, a line for screen readers (and,
+// at the start of a first game a coin decided, who won the toss).
+function opponentArrived(next) {
+  const yours = next.turn === seat && !isOver(next);
+  company.sounds.play("turn");
+  const here = aboutOpponent(next, seat, "Your opponent is here.", "{name} is here.");
+  const spoken = yours ? aboutOpponent(next, seat, "Your opponent is here: your move", "{name} is here: your move") : here;
+  const toss = tossText(next);
+  notice(toss ? `${here} ${toss}` : here);
+  announce(spoken);
+  if (document.hidden) document.title = `● ${spoken} · ${baseTitle}`;
 }
 
 // Who won the coin toss (the creator chose "random"), said at the start of the table's first game.
@@ -267,22 +280,6 @@ function tossText(next) {
   if (!isPlayerSeat(seat) || next.opponent !== "friend" || next.teams) return "";
   return seat === "x" ? t("Coin toss: you move first.")
     : aboutOpponent(next, seat, "Coin toss: your opponent moves first.", "Coin toss: {name} moves first.");
-}
-
-// The answers to this player's questions, shown in the bar where they look.
-function answers(previous, next) {
-  if (!previous || !isPlayerSeat(seat) || next.game !== previous.game) return;
-  const asked = previous.takeback_asked_by === seat;
-  if (next.takeback_asked_by === seat && !asked) clearNotice(); // a new question: the old answer goes
-  // (A decline comes as its event: see react.)
-  if (asked && next.moves.length < previous.moves.length) notice(t("Move taken back."));
-  const played = next.moves.length > previous.moves.length;
-  if (played && previous.draw_offer === seat && next.draw_offer === null && !isOver(next)) {
-    notice(t("Your opponent played on: your draw offer lapsed."));
-  }
-  else if (asked && next.takeback_asked_by === null && next.moves.length > previous.moves.length) {
-    notice(t("Your opponent played on: your takeback request lapsed."));
-  }
 }
 
 // A tap on a cell that cannot be played says why, and where to play instead.

@@ -3,11 +3,9 @@
 import { numberFormat, t } from "./strings.js";
 import { isOver, isPlayerSeat } from "./table_text.js";
 
-// The computer's levels (tictactoe.engine.levels) by the English text of their labels.
-const LEVELS = {
-  novice: "Novice", easy: "Easy", casual: "Casual", medium: "Medium",
-  tricky: "Tricky", tough: "Tough", hard: "Hard", strong: "Strong", expert: "Expert", max: "Strongest",
-};
+// The computer's levels' labels in the page's language, by level name (templates/_levels.html).
+const levelBlob = document.getElementById("level-labels");
+const levelLabels = levelBlob ? JSON.parse(levelBlob.textContent) : {};
 
 export function renderPlayers(page, tbl, seat, myMember) {
   // Two people at one device: both sides are "you", so each is named by its mark.
@@ -18,7 +16,7 @@ export function renderPlayers(page, tbl, seat, myMember) {
     let name = t("Player {mark}", { mark: mark.toUpperCase() });
     if (info.name) name = mark === seat ? t("{name} (you)", { name: info.name }) : info.name;
     else if (tbl.teams) name = t("Team");
-    else if (info.computer) name = tbl.level in LEVELS ? t("Computer · {level}", { level: t(LEVELS[tbl.level]) }) : t("Computer");
+    else if (info.computer) name = tbl.level in levelLabels ? t("Computer · {level}", { level: levelLabels[tbl.level] }) : t("Computer");
     else if (!info.taken) name = t("Free seat");
     else if (mark === seat) name = t("You");
     else if (isPlayerSeat(seat)) name = t("Your opponent");

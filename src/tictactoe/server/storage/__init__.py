@@ -7,8 +7,13 @@ whether that is still the latest, so several processes sharing one database stay
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Literal, Protocol
+
+# A side of a table, and the mark it plays: X moves first.
+Mark = Literal["x", "o"]
+MARKS: tuple[Mark, Mark] = ("x", "o")
 
 
 class StaleVersionError(Exception):
@@ -39,15 +44,43 @@ class SeatRecord:
         return self.computer or self.token_hash is not None
 
 
+# A free seat: one object for every table's free seats.
+EMPTY_SEAT = SeatRecord()
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    """One side of a table, X or O: who holds its seat and (teams) their teammates in joining
+    order, the seconds its clock had left when it last stopped or started (None: no clock), the
+    games it won, and whether it asked for a rematch. At a rematch the two sides swap marks
+    whole, so each person's score, teammates and time go with them."""
+
+    holder: SeatRecord = EMPTY_SEAT
+    mates: tuple[SeatRecord, ...] = ()
+    time_left: float | None = None
+    score: int = 0
+    rematch: bool = False
+
+    @property
+    def members(self) -> tuple[SeatRecord, ...]:
+        """Everyone playing this side: the seat holder, then the teammates in joining order."""
+        return (self.holder, *self.mates) if self.holder.taken else self.mates
+
+    @property
+    def clients(self) -> tuple[str, ...]:
+        """The browser cookies (hashes) of everyone playing this side."""
+        return tuple(m.client_hash for m in (self.holder, *self.mates) if m.client_hash)
+
+
 @dataclass(frozen=True, slots=True)
 class TableRecord:
-    """Everything stored about a table; `moves` are those of the current game (`game_number`).
+    """Everything stored about a table; `moves` are those of the current game (`game_number`);
+    `x` and `o` are its two sides (`Side`), `side(mark)` the one a mark plays.
 
     The settings after `updated_at` came with the second migration (teams, takebacks, clock,
-    private): `x_mates`/`o_mates` are the other members of each side when playing in teams;
-    `clock_seconds` is each side's time (None: no clock), `x_time`/`o_time` the seconds each had
-    left when its clock last stopped or started, `clock_since` when the running clock started (None:
-    stopped); `takeback_by` is the side whose takeback request awaits the other's answer."""
+    private): `clock_seconds` is each side's time (None: no clock) and `clock_since` when the
+    running clock started (None: stopped); `takeback_by` is the side whose takeback request
+    awaits the other's answer."""
 
     id: str
     variant: str
@@ -60,13 +93,9 @@ class TableRecord:
     result: str | None
     ended_by: str | None
     version: int
-    x: SeatRecord
-    o: SeatRecord
-    score_x: int
-    score_o: int
+    x: Side
+    o: Side
     draws: int
-    rematch_x: bool
-    rematch_o: bool
     created_at: float
     updated_at: float
     teams: bool = False
@@ -76,12 +105,8 @@ class TableRecord:
     private: bool = False
     clock_seconds: float | None = None
     clock_increment: float = 0.0
-    x_time: float | None = None
-    o_time: float | None = None
     clock_since: float | None = None
     takeback_by: str | None = None
-    x_mates: tuple[SeatRecord, ...] = ()
-    o_mates: tuple[SeatRecord, ...] = ()
     # The position code the table's games start from (None: the variant's usual start).
     start_position: str | None = None
     # Migration 0005: the short code to type in to join, whether the table is listed while a seat
@@ -92,10 +117,23 @@ class TableRecord:
     # Migration 0007: who plays X in the first game was decided by a coin toss.
     tossed: bool = False
 
+    def side(self, mark: Mark) -> Side:
+        return self.x if mark == "x" else self.o
+
+    def with_side(self, mark: Mark, side: Side) -> TableRecord:
+        """The record with `mark`'s side replaced."""
+        return (
+            dataclasses.replace(self, x=side) if mark == "x" else dataclasses.replace(self, o=side)
+        )
+
+    def replace_side(self, mark: Mark, **changes: Any) -> TableRecord:
+        """The record with some fields of `mark`'s side changed (`Side`'s field names)."""
+        return self.with_side(mark, dataclasses.replace(self.side(mark), **changes))
+
     @property
     def waiting(self) -> bool:
         """A seat is still free for a person (not the computer's, not the creator's)."""
-        return not (self.x.taken and self.o.taken)
+        return not (self.x.holder.taken and self.o.holder.taken)
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,14 +202,14 @@ class GameRecord:
             moves=table.moves,
             result=table.result,
             ended_by=table.ended_by,
-            x_client_hash=table.x.client_hash,
-            o_client_hash=table.o.client_hash,
-            x_computer=table.x.computer,
-            o_computer=table.o.computer,
+            x_client_hash=table.x.holder.client_hash,
+            o_client_hash=table.o.holder.client_hash,
+            x_computer=table.x.holder.computer,
+            o_computer=table.o.holder.computer,
             level=table.level,
             ended_at=table.updated_at,
-            x_mates=tuple(m.client_hash for m in table.x_mates if m.client_hash is not None),
-            o_mates=tuple(m.client_hash for m in table.o_mates if m.client_hash is not None),
+            x_mates=tuple(m.client_hash for m in table.x.mates if m.client_hash is not None),
+            o_mates=tuple(m.client_hash for m in table.o.mates if m.client_hash is not None),
         )
 
 

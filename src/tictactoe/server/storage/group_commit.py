@@ -13,33 +13,16 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 
-from tictactoe.server.storage import (
-    MoveRecord,
-    StaleVersionError,
-    StorageUnavailableError,
-    TableRecord,
-    TakenBack,
-)
+from tictactoe.server.storage import StaleVersionError, StorageUnavailableError
+from tictactoe.server.storage.writes import TableWrite
 
 # The most saves in one transaction: a longer one holds the loop (and the lock) longer.
 MOST_IN_ONE_COMMIT = 200
 
 
-@dataclass(frozen=True, slots=True)
-class SaveRequest:
-    """One table's save (see `Storage.save`)."""
-
-    table: TableRecord
-    expected_version: int
-    move: MoveRecord | None = None
-    taken_back: TakenBack | None = None
-    previous: TableRecord | None = None
-
-
 # Each save's outcome in a committed batch: None (written) or the stale version it met.
-CommitNow = Callable[[list[SaveRequest]], "list[StaleVersionError | None] | None"]
+CommitNow = Callable[[list[TableWrite]], "list[StaleVersionError | None] | None"]
 
 _LOCK_HELD = object()  # a batch's answer when the write lock was not free
 
@@ -52,13 +35,13 @@ class GroupCommit:
     __slots__ = ("_commit_now", "_commit_waiting", "_pending")
 
     def __init__(
-        self, commit_now: CommitNow, commit_waiting: Callable[[SaveRequest], Awaitable[None]]
+        self, commit_now: CommitNow, commit_waiting: Callable[[TableWrite], Awaitable[None]]
     ) -> None:
         self._commit_now = commit_now
         self._commit_waiting = commit_waiting
-        self._pending: list[tuple[SaveRequest, asyncio.Future[object]]] = []
+        self._pending: list[tuple[TableWrite, asyncio.Future[object]]] = []
 
-    async def save(self, request: SaveRequest) -> None:
+    async def save(self, request: TableWrite) -> None:
         """Returns once `request` is committed; raises `StaleVersionError` (nothing written) or
         `StorageUnavailableError` (nothing of its batch written)."""
         loop = asyncio.get_running_loop()
@@ -75,7 +58,7 @@ class GroupCommit:
         for start in range(0, len(batch), MOST_IN_ONE_COMMIT):
             self._commit(batch[start : start + MOST_IN_ONE_COMMIT])
 
-    def _commit(self, batch: list[tuple[SaveRequest, asyncio.Future[object]]]) -> None:
+    def _commit(self, batch: list[tuple[TableWrite, asyncio.Future[object]]]) -> None:
         try:
             outcomes = self._commit_now([save for save, _ in batch])
         except (StaleVersionError, StorageUnavailableError) as error:

@@ -67,7 +67,7 @@ class MemoryStorage:
 
     async def find_table_by_token_hash(self, token_hash: str) -> str | None:
         for table in self._tables.values():
-            members = (table.x, table.o, *table.x_mates, *table.o_mates)
+            members = (table.x.holder, table.o.holder, *table.x.mates, *table.o.mates)
             if any(member.token_hash == token_hash for member in members):
                 return table.id
         return None
@@ -93,10 +93,5 @@ class MemoryStorage:
         return sorted(mine, key=lambda game: game.ended_at or 0.0, reverse=True)[:limit]
 
     async def tables_of_client(self, client_hash: str, limit: int) -> list[TableRecord]:
-        mine = [
-            t
-            for t in self._tables.values()
-            if client_hash
-            in (t.x.client_hash, t.o.client_hash, *(m.client_hash for m in t.x_mates + t.o_mates))
-        ]
+        mine = [t for t in self._tables.values() if client_hash in (*t.x.clients, *t.o.clients)]
         return sorted(mine, key=lambda table: table.updated_at, reverse=True)[:limit]

@@ -5,7 +5,8 @@ Through SQLAlchemy's asyncpg layer a move cost five round trips (the pool's ping
 (profiled with py-spy under bench/scale.py). Here a save is ONE statement, committed on its own:
 the table's `UPDATE ... WHERE id = $1 AND version = $2` and, in data-modifying CTEs that run only
 if that row was updated, the move's insert, a takeback's delete and the finished game's row.
-Zero rows updated means another writer got there first, and nothing else was written. asyncpg
+Zero rows updated means another writer got there first, and nothing else was written. What a
+save writes is decided once for every path (`writes.TableWrite`). asyncpg
 prepares each statement once per connection and keeps it (its statement cache), so a move is one
 Bind/Execute on the wire. The SQL is generated from the same SQLAlchemy schema as everything else.
 
@@ -25,16 +26,11 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.engine import make_url
 
-from tictactoe.server.storage import (
-    MoveRecord,
-    StaleVersionError,
-    StorageUnavailableError,
-    TakenBack,
-)
-from tictactoe.server.storage.schema import games, moves, tables
+from tictactoe.server.storage import StaleVersionError, StorageUnavailableError
+from tictactoe.server.storage.schema import games, moves, tables, team_tokens
+from tictactoe.server.storage.writes import TableWrite
 
 _DIALECT = postgresql.dialect()  # type: ignore[no-untyped-call]
-_TABLE_COLUMNS = [column.name for column in tables.columns if column.name != "id"]
 _MOVE_COLUMNS = ["table_id", "game_number", "ply", "move", "played_at"]
 _GAME_COLUMNS = [column.name for column in games.columns]
 
@@ -56,22 +52,27 @@ class _Parameters:
         return f"${len(self.keys)}::{_cast(column)}"
 
 
-@functools.cache
+@functools.lru_cache(maxsize=512)
 def save_statement(
-    delete_moves: bool, insert_move: bool, keep_game: bool
+    columns: tuple[str, ...],
+    delete_moves: bool,
+    insert_move: bool,
+    keep_game: bool,
+    keep_team_tokens: bool,
 ) -> tuple[str, tuple[tuple[str, str], ...]]:
-    """The one statement of a save, and the (group, name) of each of its parameters in order.
+    """The one statement of a save (`writes.steps` as data-modifying CTEs that run only if the
+    table's row was updated), and the (group, name) of each of its parameters in order.
 
-    >>> sql, keys = save_statement(False, True, False)
-    >>> sql.startswith("WITH updated AS (UPDATE tables SET"), keys[:2]
-    (True, (('where', 'id'), ('where', 'version')))
-    >>> "INSERT INTO moves" in sql, "DELETE" in sql, "games" in sql
-    (True, False, False)
+    >>> sql, keys = save_statement(("version", "record"), False, True, False, False)
+    >>> sql.startswith("WITH updated AS (UPDATE tables SET"), keys[:3]
+    (True, (('where', 'id'), ('where', 'version'), ('row', 'version')))
+    >>> "INSERT INTO moves" in sql, "DELETE" in sql, "games" in sql, "team_tokens" in sql
+    (True, False, False, False)
     """
     p = _Parameters()
     where_id = p.add("where", "id", tables.c.id)
     where_version = p.add("where", "version", tables.c.version)
-    sets = ", ".join(f'"{name}" = {p.add("row", name, tables.c[name])}' for name in _TABLE_COLUMNS)
+    sets = ", ".join(f'"{name}" = {p.add("row", name, tables.c[name])}' for name in columns)
     parts = [
         f"updated AS (UPDATE tables SET {sets} "
         f"WHERE id = {where_id} AND version = {where_version} RETURNING id)"
@@ -101,6 +102,14 @@ def save_statement(
         quoted = ", ".join(f'"{name}"' for name in _GAME_COLUMNS)
         parts.append(
             f"kept AS (INSERT INTO games ({quoted}) SELECT {values} FROM updated "
+            "ON CONFLICT DO NOTHING)"
+        )
+    if keep_team_tokens:
+        p.keys.append(("team_tokens", "token_hash"))
+        tokens = f"${len(p.keys)}::{_cast(team_tokens.c.token_hash)}[]"
+        parts.append(
+            "tokens AS (INSERT INTO team_tokens (token_hash, table_id) "
+            f"SELECT token_hash, updated.id FROM updated, unnest({tokens}) AS token_hash "
             "ON CONFLICT DO NOTHING)"
         )
     sql = "WITH " + ", ".join(parts) + " SELECT count(*) FROM updated"
@@ -173,37 +182,28 @@ class PostgresHotPath:
         except _UNAVAILABLE as error:
             raise StorageUnavailableError(str(error) or type(error).__name__) from error
 
-    async def save(
-        self,
-        table_id: str,
-        expected_version: int,
-        row: Mapping[str, Any],
-        move: MoveRecord | None,
-        taken_back: TakenBack | None,
-        game: Mapping[str, Any] | None,
-    ) -> None:
-        """One statement: the table's row over `expected_version`, with what goes with it;
-        `StaleVersionError` (nothing written) when the stored version is another."""
-        sql, keys = save_statement(taken_back is not None, move is not None, game is not None)
+    async def save(self, write: TableWrite) -> None:
+        """`write` as one statement; `StaleVersionError` (nothing written) when the stored
+        version is not the one expected."""
+        taken_back, move, game = write.taken_back, write.move, write.game
+        sql, keys = save_statement(
+            tuple(write.columns),
+            taken_back is not None,
+            move is not None,
+            game is not None,
+            bool(write.team_tokens),
+        )
         groups: dict[str, Mapping[str, Any]] = {
-            "where": {"id": table_id, "version": expected_version},
-            "row": row,
+            "where": {"id": write.table_id, "version": write.expected_version},
+            "row": write.columns,
             "taken_back": (
                 {"game_number": taken_back.game_number, "first_ply": taken_back.first_ply}
                 if taken_back is not None
                 else {}
             ),
-            "move": (
-                {
-                    "game_number": move.game_number,
-                    "ply": move.ply,
-                    "move": move.move,
-                    "played_at": move.played_at,
-                }
-                if move is not None
-                else {}
-            ),
+            "move": move or {},
             "game": game or {},
+            "team_tokens": {"token_hash": [row["token_hash"] for row in write.team_tokens]},
         }
         values = [groups[group][name] for group, name in keys]
         async with self._connection() as connection:
@@ -211,9 +211,9 @@ class PostgresHotPath:
                 updated = await connection.fetchval(sql, *values)
             except asyncpg.UniqueViolationError as error:
                 # A move at that ply is in the log already: another writer got there first.
-                raise StaleVersionError(table_id) from error
+                raise StaleVersionError(write.table_id) from error
         if updated != 1:
-            raise StaleVersionError(table_id)
+            raise StaleVersionError(write.table_id)
 
     async def load(self, table_id: str) -> Mapping[str, Any] | None:
         """The table's row by column name, or None."""

@@ -2,118 +2,25 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
-from tictactoe.server.storage import GameRecord, MoveRecord, SeatRecord, TableRecord
-
-
-def row_values(table: TableRecord) -> dict[str, Any]:
-    return {
-        "variant": table.variant,
-        "size": table.size,
-        "line": table.line,
-        "opponent": table.opponent,
-        "level": table.level,
-        "game_number": table.game_number,
-        "record": " ".join(table.moves),
-        "result": table.result,
-        "ended_by": table.ended_by,
-        "version": table.version,
-        "x_token_hash": table.x.token_hash,
-        "x_client_hash": table.x.client_hash,
-        "x_computer": table.x.computer,
-        "o_token_hash": table.o.token_hash,
-        "o_client_hash": table.o.client_hash,
-        "o_computer": table.o.computer,
-        "score_x": table.score_x,
-        "score_o": table.score_o,
-        "draws": table.draws,
-        "rematch_x": table.rematch_x,
-        "rematch_o": table.rematch_o,
-        "created_at": table.created_at,
-        "updated_at": table.updated_at,
-        "teams": table.teams,
-        "teams_open": table.teams_open,
-        "takebacks": table.takebacks,
-        "private": table.private,
-        "clock_seconds": table.clock_seconds,
-        "clock_increment": table.clock_increment,
-        "x_time": table.x_time,
-        "o_time": table.o_time,
-        "clock_since": table.clock_since,
-        "takeback_by": table.takeback_by,
-        "x_mates": mates_text(table.x_mates),
-        "o_mates": mates_text(table.o_mates),
-        "start_position": table.start_position,
-        "code": table.code,
-        "public": table.public,
-        "draw_offer": table.draw_offer,
-        "tossed": table.tossed,
-        "x_name": table.x.name,
-        "o_name": table.o.name,
-    }
-
-
-# The record's fields stored as they are, in a column of the same name.
-_SAME_NAME = (
-    "variant",
-    "size",
-    "line",
-    "opponent",
-    "level",
-    "game_number",
-    "result",
-    "ended_by",
-    "version",
-    "score_x",
-    "score_o",
-    "draws",
-    "rematch_x",
-    "rematch_o",
-    "created_at",
-    "updated_at",
-    "teams",
-    "teams_open",
-    "takebacks",
-    "private",
-    "clock_seconds",
-    "clock_increment",
-    "x_time",
-    "o_time",
-    "clock_since",
-    "takeback_by",
-    "start_position",
-    "code",
-    "public",
-    "draw_offer",
-    "tossed",
+from tictactoe.server.storage import (
+    MARKS,
+    GameRecord,
+    Mark,
+    MoveRecord,
+    SeatRecord,
+    Side,
+    TableRecord,
 )
 
-
-def changed_row_values(before: TableRecord, after: TableRecord) -> dict[str, Any]:
-    """The columns of `after`'s row (`row_values`) whose values differ from `before`'s, worked
-    out from the records' fields without building either row (a move changes three of ~40);
-    a seat that changed brings all of its columns."""
-    changed = {
-        name: value
-        for name in _SAME_NAME
-        if (value := getattr(after, name)) != getattr(before, name)
-    }
-    if after.moves != before.moves:
-        changed["record"] = " ".join(after.moves)
-    for mark, seat, old in (("x", after.x, before.x), ("o", after.o, before.o)):
-        if seat != old:
-            changed[f"{mark}_token_hash"] = seat.token_hash
-            changed[f"{mark}_client_hash"] = seat.client_hash
-            changed[f"{mark}_computer"] = seat.computer
-            changed[f"{mark}_name"] = seat.name
-    for name, mates, old_mates in (
-        ("x_mates", after.x_mates, before.x_mates),
-        ("o_mates", after.o_mates, before.o_mates),
-    ):
-        if mates != old_mates and (text := mates_text(mates)) != mates_text(old_mates):
-            changed[name] = text
-    return changed
+# The record's fields kept in a column of the same name: all but the id, the moves and the sides.
+_SAME_NAME = tuple(
+    field.name
+    for field in dataclasses.fields(TableRecord)
+    if field.name not in ("id", "moves", "x", "o")
+)
 
 
 def mates_text(mates: tuple[SeatRecord, ...]) -> str:
@@ -135,45 +42,79 @@ def mates_from_text(text: str | None) -> tuple[SeatRecord, ...]:
     return tuple(mates)
 
 
+def side_values(side: Side, mark: Mark) -> dict[str, Any]:
+    """The columns of the row that keep one side: the one place that names them. (They kept
+    the names they had before a side was one record, so no row had to change.)"""
+    holder = side.holder
+    return {
+        f"{mark}_token_hash": holder.token_hash,
+        f"{mark}_client_hash": holder.client_hash,
+        f"{mark}_computer": holder.computer,
+        f"{mark}_name": holder.name,
+        f"{mark}_mates": mates_text(side.mates),
+        f"{mark}_time": side.time_left,
+        f"score_{mark}": side.score,
+        f"rematch_{mark}": side.rematch,
+    }
+
+
+def side_from_row(row: Any, mark: Mark) -> Side:
+    """The side `side_values` stored (booleans as SQLite may hand them back: 0 or 1)."""
+    token_hash, client_hash, computer, name, mates, time_left, score, rematch = (
+        getattr(row, column) for column in _SIDE_COLUMNS[mark]
+    )
+    return Side(
+        SeatRecord(token_hash, client_hash, bool(computer), name),
+        mates_from_text(mates),
+        time_left,
+        score,
+        bool(rematch),
+    )
+
+
+# Each mark's side columns, in `side_values`'s order.
+_SIDE_COLUMNS = {mark: tuple(side_values(Side(), mark)) for mark in MARKS}
+
+
+def row_values(table: TableRecord) -> dict[str, Any]:
+    """The table's row: every column but the id."""
+    values = {name: getattr(table, name) for name in _SAME_NAME}
+    values["record"] = " ".join(table.moves)
+    values.update(side_values(table.x, "x"))
+    values.update(side_values(table.o, "o"))
+    return values
+
+
+def changed_row_values(before: TableRecord, after: TableRecord) -> dict[str, Any]:
+    """The columns of `after`'s row (`row_values`) whose values differ from `before`'s, worked
+    out from the records' fields without building either row (a move changes three of ~40)."""
+    changed = {
+        name: value
+        for name in _SAME_NAME
+        if (value := getattr(after, name)) != getattr(before, name)
+    }
+    if after.moves != before.moves:
+        changed["record"] = " ".join(after.moves)
+    for mark in MARKS:
+        side, old = after.side(mark), before.side(mark)
+        if side is not old and side != old:
+            old_values = side_values(old, mark)
+            changed.update(
+                (name, value)
+                for name, value in side_values(side, mark).items()
+                if value != old_values[name]
+            )
+    return changed
+
+
 def record_from_row(row: Any) -> TableRecord:
+    """The record `row_values` stored (`row`'s columns as attributes)."""
     return TableRecord(
         id=row.id,
-        variant=row.variant,
-        size=row.size,
-        line=row.line,
-        opponent=row.opponent,
-        level=row.level,
-        game_number=row.game_number,
         moves=tuple(row.record.split()),
-        result=row.result,
-        ended_by=row.ended_by,
-        version=row.version,
-        x=SeatRecord(row.x_token_hash, row.x_client_hash, bool(row.x_computer), row.x_name),
-        o=SeatRecord(row.o_token_hash, row.o_client_hash, bool(row.o_computer), row.o_name),
-        score_x=row.score_x,
-        score_o=row.score_o,
-        draws=row.draws,
-        rematch_x=bool(row.rematch_x),
-        rematch_o=bool(row.rematch_o),
-        created_at=row.created_at,
-        updated_at=row.updated_at,
-        teams=bool(row.teams),
-        teams_open=bool(row.teams_open),
-        takebacks=bool(row.takebacks),
-        private=bool(row.private),
-        clock_seconds=row.clock_seconds,
-        clock_increment=row.clock_increment,
-        x_time=row.x_time,
-        o_time=row.o_time,
-        clock_since=row.clock_since,
-        takeback_by=row.takeback_by,
-        x_mates=mates_from_text(row.x_mates),
-        o_mates=mates_from_text(row.o_mates),
-        start_position=row.start_position,
-        code=row.code,
-        public=bool(row.public),
-        draw_offer=row.draw_offer,
-        tossed=bool(row.tossed),
+        x=side_from_row(row, "x"),
+        o=side_from_row(row, "o"),
+        **{name: getattr(row, name) for name in _SAME_NAME},
     )
 
 

@@ -26,7 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy import event
@@ -44,11 +44,12 @@ from tictactoe.server.storage import (
     TableRecord,
     TakenBack,
     statements,
+    writes,
 )
-from tictactoe.server.storage.group_commit import GroupCommit, SaveRequest
+from tictactoe.server.storage.group_commit import GroupCommit
 from tictactoe.server.storage.migrate import upgrade_to_head
 from tictactoe.server.storage.postgres import PostgresHotPath
-from tictactoe.server.storage.rows import game_values, record_from_row, row_values
+from tictactoe.server.storage.rows import record_from_row
 from tictactoe.server.storage.sqlite import (
     SQLiteMoveWriter,
     WALCheckpointer,
@@ -56,6 +57,18 @@ from tictactoe.server.storage.sqlite import (
     first_line,
     set_sqlite_pragmas,
 )
+from tictactoe.server.storage.writes import TableWrite, table_write
+
+# The ways a save reaches the database (each carries out the same `writes.TableWrite`): on
+# SQLite, the sqlite3 driver on the event loop, the saves of an instant in one transaction, when
+# the write lock is free (else on the writer thread: the default for a file), or always on the
+# writer thread, or SQLAlchemy on the writer thread (the default in memory); on PostgreSQL,
+# asyncpg as one statement (the default), or SQLAlchemy. The shared storage suite runs each.
+SavePath = Literal["sqlite-loop", "sqlite-writer-thread", "sqlalchemy", "asyncpg"]
+SAVE_PATHS: dict[str, tuple[SavePath, ...]] = {
+    "sqlite": ("sqlite-loop", "sqlite-writer-thread", "sqlalchemy"),
+    "postgresql": ("asyncpg", "sqlalchemy"),
+}
 
 T = TypeVar("T")
 # SQLite work runs in threads, never on the event loop: a statement waiting for a lock (or a slow
@@ -145,10 +158,15 @@ def _migrate(connection: Connection) -> None:
 
 
 class SQLStorage:
-    """`Storage` in SQLite (`sqlite:///path`) or PostgreSQL (`postgresql://...`)."""
+    """`Storage` in SQLite (`sqlite:///path`) or PostgreSQL (`postgresql://...`); `save_path`
+    (tests, measurements) picks how saves are written, else the fastest for the database."""
 
-    def __init__(self, database_url: str) -> None:
+    def __init__(self, database_url: str, save_path: SavePath | None = None) -> None:
         self.database_url = database_url
+        backend = make_url(database_url).get_backend_name()
+        if save_path is not None and save_path not in SAVE_PATHS.get(backend, ()):
+            raise ValueError(f"{backend} has no save path {save_path!r}")
+        self._save_path = save_path
         self._inline_engine: Engine | None = None  # SQLite: run in `_sqlite_threads`
         self._async_engine: AsyncEngine | None = None  # PostgreSQL
         self._checkpointer: WALCheckpointer | None = None
@@ -181,8 +199,10 @@ class SQLStorage:
             )
             if url.database and url.database != ":memory:":
                 self._checkpointer = WALCheckpointer(url.database)
-                self._move_writer = writer = SQLiteMoveWriter(url.database)
-                self._group_commit = GroupCommit(writer.save_many_now, self._save_waiting)
+                if self._save_path != "sqlalchemy":
+                    self._move_writer = writer = SQLiteMoveWriter(url.database)
+                    if self._save_path != "sqlite-writer-thread":
+                        self._group_commit = GroupCommit(writer.save_many_now, self._save_waiting)
         else:
             # pre_ping: after the database restarts, pooled connections are dead; test each one
             # as it is checked out rather than failing the first request on each.
@@ -199,9 +219,10 @@ class SQLStorage:
                 max_overflow=0,
                 pool_timeout=10,
             )
-            self._hot_path = PostgresHotPath(
-                self.database_url, size=_CONNECTIONS - _ENGINE_CONNECTIONS, wait_seconds=10
-            )
+            if self._save_path != "sqlalchemy":
+                self._hot_path = PostgresHotPath(
+                    self.database_url, size=_CONNECTIONS - _ENGINE_CONNECTIONS, wait_seconds=10
+                )
         await self._transaction(_migrate, writes=True)
         if self._hot_path is not None:
             try:
@@ -275,25 +296,20 @@ class SQLStorage:
         taken_back: TakenBack | None = None,
         previous: TableRecord | None = None,
     ) -> None:
+        write = table_write(table, expected_version, move, taken_back, previous)
         if self._group_commit is not None:
-            request = SaveRequest(table, expected_version, move, taken_back, previous)
-            await self._group_commit.save(request)
-            return
-        # Team tables (their teammates' tokens are kept too) take the general path: rare.
-        if self._hot_path is not None and not statements.team_token_rows(table):
-            game = game_values(table) if table.result is not None else None
-            await self._hot_path.save(
-                table.id, expected_version, row_values(table), move, taken_back, game
-            )
-            return
-        try:
-            await self._transaction(
-                statements.save, table, expected_version, move, taken_back, writes=True
-            )
-        except IntegrityError as error:
-            raise StaleVersionError(table.id) from error
+            await self._group_commit.save(write)
+        elif self._move_writer is not None:
+            await self._save_waiting(write)
+        elif self._hot_path is not None:
+            await self._hot_path.save(write)
+        else:
+            try:
+                await self._transaction(writes.save, write, writes=True)
+            except IntegrityError as error:
+                raise StaleVersionError(table.id) from error
 
-    async def _save_waiting(self, request: SaveRequest) -> None:
+    async def _save_waiting(self, request: TableWrite) -> None:
         """A save that met the write lock held (another process, or this one's writer thread):
         it waits for the lock on the writer's thread, not on the event loop."""
         if self._move_writer is None:

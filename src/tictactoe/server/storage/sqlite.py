@@ -10,27 +10,11 @@ import logging
 import sqlite3
 from typing import Any
 
+import sqlalchemy as sa
 from sqlalchemy.dialects.sqlite import dialect as sqlite_dialect
 
 from tictactoe.server.storage import StaleVersionError, StorageUnavailableError
-from tictactoe.server.storage.group_commit import SaveRequest
-from tictactoe.server.storage.rows import (
-    changed_row_values,
-    game_values,
-    move_values,
-    row_values,
-)
-from tictactoe.server.storage.schema import games
-from tictactoe.server.storage.statements import (
-    DELETE_MOVES,
-    INSERT_MOVE,
-    KEEP_GAME,
-    KEEP_TEAM_TOKEN,
-    UPDATE_TABLE,
-    taken_back_parameters,
-    team_token_rows,
-    update_table_columns,
-)
+from tictactoe.server.storage.writes import TableWrite, steps
 
 log = logging.getLogger(__name__)
 
@@ -110,15 +94,17 @@ class WALCheckpointer:
 _NAMED_SQLITE = sqlite_dialect(paramstyle="named")  # type: ignore[no-untyped-call]
 
 
-@functools.lru_cache(maxsize=256)
-def _update_sql(names: tuple[str, ...]) -> str:
-    return str(update_table_columns(names).compile(dialect=_NAMED_SQLITE))
+@functools.lru_cache(maxsize=512)
+def sqlite_sql(statement: sa.UpdateBase, keys: tuple[str, ...] | None) -> str:
+    """A statement of `writes.steps` as the sqlite3 driver takes it (an insert, for the columns
+    `keys`), compiled once."""
+    return str(statement.compile(dialect=_NAMED_SQLITE, column_keys=keys))
 
 
 class SQLiteMoveWriter:
-    """The hot write, a table's save, straight on the sqlite3 driver with SQL compiled once from the
-    same SQLAlchemy statements: the engine's per-statement machinery cost ~0.5 ms a move, more
-    than the SQL itself (measured with bench/server.py).
+    """The hot write, a table's save (`writes.TableWrite`), straight on the sqlite3 driver: the
+    same statements as every other path, compiled once; the engine's per-statement machinery
+    cost ~0.5 ms a move, more than the SQL itself (measured with bench/server.py).
 
     Two connections. `save_many_now` runs on the event loop and never waits: it takes the write
     lock only if it is free at once (a WAL commit without fsync is ~0.05 ms), and says so when it
@@ -127,25 +113,6 @@ class SQLiteMoveWriter:
     saves that met a held lock go there, so a lock another process holds stalls those writes
     and nothing else (issue 13), while a move does not pay for two thread hops and the GIL
     hand-offs between them (25.6 ms p50 under bench/server.py's load, against ~1 ms inline)."""
-
-    _UPDATE_SQL = str(UPDATE_TABLE.compile(dialect=_NAMED_SQLITE))
-    _INSERT_SQL = str(
-        INSERT_MOVE.compile(
-            dialect=_NAMED_SQLITE,
-            column_keys=["table_id", "game_number", "ply", "move", "played_at"],
-        )
-    )
-    _DELETE_SQL = str(DELETE_MOVES.compile(dialect=_NAMED_SQLITE))
-    _TEAM_TOKEN_SQL = str(
-        KEEP_TEAM_TOKEN["sqlite"].compile(
-            dialect=_NAMED_SQLITE, column_keys=["token_hash", "table_id"]
-        )
-    )
-    _KEEP_GAME_SQL = str(
-        KEEP_GAME["sqlite"].compile(
-            dialect=_NAMED_SQLITE, column_keys=[column.name for column in games.columns]
-        )
-    )
 
     def __init__(self, path: str) -> None:
         # Autocommit mode: the transaction is spelled out below.
@@ -156,11 +123,11 @@ class SQLiteMoveWriter:
         self._waiting = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         set_sqlite_pragmas(self._waiting, None)
 
-    def save(self, save: SaveRequest) -> None:
+    def save(self, save: TableWrite) -> None:
         """Saves, waiting for the write lock up to the busy timeout (on the writer thread)."""
         self._write(self._waiting, save)
 
-    def save_many_now(self, saves: list[SaveRequest]) -> list[StaleVersionError | None] | None:
+    def save_many_now(self, saves: list[TableWrite]) -> list[StaleVersionError | None] | None:
         """The saves in one transaction, each in a savepoint of its own (a stale one writes
         nothing and takes no other down): one commit, and one write of each page the saves share,
         instead of one each. None (nothing written) if the write lock is not free at once; each
@@ -177,13 +144,13 @@ class SQLiteMoveWriter:
                     self._statements(connection, save)
                 except (StaleVersionError, sqlite3.IntegrityError):
                     connection.execute("ROLLBACK TO one_save")
-                    outcomes.append(StaleVersionError(save.table.id))
+                    outcomes.append(StaleVersionError(save.table_id))
                 else:
                     outcomes.append(None)
                 connection.execute("RELEASE one_save")
             connection.execute("COMMIT")
         except BaseException as error:
-            self._undo(connection, error, saves[0].table.id)
+            self._undo(connection, error, saves[0].table_id)
             raise
         return outcomes
 
@@ -202,13 +169,13 @@ class SQLiteMoveWriter:
             raise
         return True
 
-    def _write(self, connection: sqlite3.Connection, save: SaveRequest) -> None:
+    def _write(self, connection: sqlite3.Connection, save: TableWrite) -> None:
         try:
             connection.execute("BEGIN IMMEDIATE")
             self._statements(connection, save)
             connection.execute("COMMIT")
         except BaseException as error:
-            self._undo(connection, error, save.table.id)
+            self._undo(connection, error, save.table_id)
             raise
 
     @staticmethod
@@ -222,28 +189,18 @@ class SQLiteMoveWriter:
         if isinstance(error, sqlite3.OperationalError) or damaged(error):
             raise StorageUnavailableError(first_line(error)) from error
 
-    def _statements(self, connection: sqlite3.Connection, save: SaveRequest) -> None:
-        """One save's statements, inside a transaction (`StaleVersionError` if the stored
-        version is not the expected one)."""
-        table, expected_version, previous = save.table, save.expected_version, save.previous
-        if previous is not None and previous.version == expected_version:
-            # Only what changed since the record the caller holds (the version check below
-            # makes sure that is what is stored): the version, the record, the time, ...
-            values = changed_row_values(previous, table)
-            update = _update_sql(tuple(values))
-        else:
-            values, update = row_values(table), self._UPDATE_SQL
-        parameters = {"where_id": table.id, "where_version": expected_version, **values}
-        if connection.execute(update, parameters).rowcount != 1:
-            raise StaleVersionError(table.id)
-        if save.taken_back is not None:
-            connection.execute(self._DELETE_SQL, taken_back_parameters(save.taken_back))
-        if save.move is not None:
-            connection.execute(self._INSERT_SQL, move_values(save.move))
-        if table.result is not None:
-            connection.execute(self._KEEP_GAME_SQL, game_values(table))
-        if rows := team_token_rows(table):
-            connection.executemany(self._TEAM_TOKEN_SQL, rows)
+    @staticmethod
+    def _statements(connection: sqlite3.Connection, write: TableWrite) -> None:
+        """One save's statements (`writes.steps`), inside a transaction (`StaleVersionError` if
+        the stored version is not the expected one)."""
+        for number, (statement, parameters) in enumerate(steps(write, "sqlite")):
+            if isinstance(parameters, list):
+                connection.executemany(sqlite_sql(statement, tuple(parameters[0])), parameters)
+                continue
+            keys = tuple(parameters) if isinstance(statement, sa.Insert) else None
+            cursor = connection.execute(sqlite_sql(statement, keys), parameters)
+            if number == 0 and cursor.rowcount != 1:
+                raise StaleVersionError(write.table_id)
 
     def ping(self) -> None:
         """Takes the write lock and lets it go (on the writer thread's connection): raises

@@ -1,48 +1,31 @@
-"""Every SQL operation, written once as a function of a SQLAlchemy `Connection` (SQLite and
-PostgreSQL alike), over statements built once."""
+"""Every SQL statement, built once, and every SQL operation but a save (`writes`), written once as
+a function of a SQLAlchemy `Connection` (SQLite and PostgreSQL alike)."""
 
 from __future__ import annotations
 
-from typing import Any
+import functools
 
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql as postgresql_dialect
 from sqlalchemy.dialects import sqlite as sqlite_dialect_module
 from sqlalchemy.engine import Connection
 
-from tictactoe.server.storage import (
-    GameRecord,
-    MoveRecord,
-    StaleVersionError,
-    TableRecord,
-    TakenBack,
-)
-from tictactoe.server.storage.rows import (
-    game_from_row,
-    game_values,
-    move_values,
-    record_from_row,
-    row_values,
-)
+from tictactoe.server.storage import GameRecord, MoveRecord, TableRecord
+from tictactoe.server.storage.rows import game_from_row, record_from_row, row_values
 from tictactoe.server.storage.schema import games, moves, tables, team_tokens
 
 # Statements built once, with bound parameters: SQLAlchemy compiles each once and caches it, where
 # `.values(literal, ...)` would build and key a fresh statement on every move.
-_ROW_COLUMNS = [column.name for column in tables.columns if column.name != "id"]
 INSERT_TABLE = tables.insert()
-UPDATE_TABLE = (
-    tables.update()
-    .where(tables.c.id == sa.bindparam("where_id"))
-    .where(tables.c.version == sa.bindparam("where_version"))
-    .values({name: sa.bindparam(name) for name in _ROW_COLUMNS})
-)
 
 
+@functools.lru_cache(maxsize=512)
 def update_table_columns(names: tuple[str, ...]) -> sa.Update:
-    """`UPDATE_TABLE` setting only the columns `names`: a save that leaves a column as it was
-    need not send it, and a column some index covers, set even to its old value, makes SQLite
-    rewrite that index's entry (six indexes' pages in every commit were ~26% of a loaded
-    server's time, py-spy under bench/server.py). A move changes three or four columns of ~40."""
+    """The table's row over the version read (`where_id`, `where_version`), setting only the
+    columns `names` (one statement object per set of names, so each compiles once): a save that
+    leaves a column as it was need not send it, and a column some index covers, set even to its
+    old value, makes SQLite rewrite that index's entry (six indexes' pages in every commit were
+    ~26% of a loaded server's time, py-spy under bench/server.py)."""
     return (
         tables.update()
         .where(tables.c.id == sa.bindparam("where_id"))
@@ -58,14 +41,6 @@ DELETE_MOVES = (
     .where(moves.c.game_number == sa.bindparam("where_game_number"))
     .where(moves.c.ply >= sa.bindparam("where_first_ply"))
 )
-
-
-def taken_back_parameters(taken_back: TakenBack) -> dict[str, Any]:
-    return {
-        "where_table_id": taken_back.table_id,
-        "where_game_number": taken_back.game_number,
-        "where_first_ply": taken_back.first_ply,
-    }
 
 
 # A game is kept once, as it ends; the saves after that (rematch requests) leave it as it was.
@@ -91,7 +66,7 @@ def team_token_rows(table: TableRecord) -> list[dict[str, str]]:
     """The `team_tokens` rows of a table's teammates (none without teams)."""
     return [
         {"token_hash": mate.token_hash, "table_id": table.id}
-        for mate in (*table.x_mates, *table.o_mates)
+        for mate in (*table.x.mates, *table.o.mates)
         if mate.token_hash is not None
     ]
 
@@ -105,30 +80,6 @@ def create(connection: Connection, table: TableRecord) -> None:
 def load(connection: Connection, table_id: str) -> TableRecord | None:
     row = connection.execute(SELECT_TABLE, {"where_id": table_id}).first()
     return None if row is None else record_from_row(row)
-
-
-def save(
-    connection: Connection,
-    table: TableRecord,
-    expected_version: int,
-    move: MoveRecord | None,
-    taken_back: TakenBack | None = None,
-) -> None:
-    parameters = {"where_id": table.id, "where_version": expected_version, **row_values(table)}
-    if connection.execute(UPDATE_TABLE, parameters).rowcount != 1:
-        # Raising inside the transaction rolls it back.
-        raise StaleVersionError(table.id)
-    if taken_back is not None:
-        connection.execute(DELETE_MOVES, taken_back_parameters(taken_back))
-    if move is not None:
-        connection.execute(
-            INSERT_MOVE,
-            move_values(move),
-        )
-    if table.result is not None:
-        connection.execute(KEEP_GAME[connection.dialect.name], game_values(table))
-    if rows := team_token_rows(table):
-        connection.execute(KEEP_TEAM_TOKEN[connection.dialect.name], rows)
 
 
 def find_table_by_token_hash(connection: Connection, token_hash: str) -> str | None:

@@ -18,42 +18,31 @@ from typing import Any
 
 from tictactoe import Game
 from tictactoe.server.ops import metrics
-from tictactoe.server.ops.json_output import compact_json
 from tictactoe.server.ops.token_buckets import TokenBuckets
 from tictactoe.server.pubsub import PubSub
 from tictactoe.server.pubsub.presence import SharedPresence
 from tictactoe.server.storage import (
-    MoveRecord,
     StaleVersionError,
     Storage,
     StorageUnavailableError,
     TableRecord,
 )
 from tictactoe.server.table.attendance import Attendance
+from tictactoe.server.table.broadcast import Broadcast
 from tictactoe.server.table.claim import ClaimWindow, claim_window
 from tictactoe.server.table.clock import Clock
 from tictactoe.server.table.commands import ClaimWin, Command, Refused, StaleCommand, TimeOut
 from tictactoe.server.table.decision import decide
-from tictactoe.server.table.envelope import decode, encode, people, table_body
 from tictactoe.server.table.events import Decision, Event
 from tictactoe.server.table.game import build_game
 from tictactoe.server.table.messages import MessageId
 from tictactoe.server.table.reactions import reaction_message
 from tictactoe.server.table.seats import COMPUTER, Mark, mark_of, person_of_client
 from tictactoe.server.table.side_jobs import ComputerPlayer, DrawJudge, SideJobs, Sleep
-from tictactoe.server.table.view import moved_frame, table_json
+from tictactoe.server.table.view import table_json
 
 log = logging.getLogger(__name__)
 Events = tuple[Event, ...]
-
-# A frame with a running clock is re-encoded when re-sent this much later, so its times are fresh.
-_CLOCK_FRAME_FRESH = 0.5
-
-
-def channel_of(table_id: str) -> str:
-    """The pub/sub channel a table's frames are published on."""
-    return f"table:{table_id}"
-
 
 # -- the serial owner -----------------------------------------------------------------------------
 
@@ -88,10 +77,7 @@ class Table:
         now = clock()
         self._attendance = Attendance(since=now)
         self._turn_since = now
-        self._envelope: str | None = None
-        self._table_text = ""  # the table's JSON in `_envelope`
-        self._envelope_at = now
-        self._company_changed = False  # who is here, since the last frame (see _publish_move)
+        self.broadcast = Broadcast(self, pubsub, now)  # its frames
         self._reactions: TokenBuckets | None = None  # made at the first reaction
         # The computer's move and draw answers, the flag, the claim frame (see side_jobs).
         self.side_jobs = SideJobs(
@@ -173,25 +159,12 @@ class Table:
         return table_json(self, base_url if base_url is not None else self._base_url())
 
     def envelope(self) -> str:
-        """The table's latest `table` frame in its envelope (`envelope.py`), without events: what
-        a socket gets on connecting and on `sync`."""
-        now = self._clock()
-        stale = now - self._envelope_at > _CLOCK_FRAME_FRESH and self.clock.running is not None
-        if self._envelope is None or stale:
-            self._table_text = compact_json(self.view())
-            self._envelope = self._table_envelope(())
-            self._envelope_at = now
-        return self._envelope
+        """The latest `table` frame in its envelope (see `Broadcast.envelope`)."""
+        return self.broadcast.envelope()
 
     def frame_for(self, person: str | None, id: MessageId | None = None) -> str:
         """The `table` frame as this person (None: a spectator) gets it, answering message `id`."""
-        return decode(self.envelope()).frame_for(person, id)
-
-    def _table_envelope(self, events: tuple[Event, ...]) -> str:
-        claim = self.claim_possible_at()
-        claimant = claim[0] if claim is not None and claim[1] <= self._clock() else None
-        body = table_body(events, self._table_text)
-        return encode(body, self.record.version, *people(self.record), claimant=claimant)
+        return self.broadcast.frame_for(person, id)
 
     # -- commands --
 
@@ -245,9 +218,10 @@ class Table:
         move, events = decision.move, decision.events
         self._adopt(decision.record, decision.game)
         try:
-            await (
-                self._publish(events) if move is None else self._publish_move(move, before, events)
-            )
+            if move is None:
+                await self.broadcast.publish(events)
+            else:
+                await self.broadcast.publish_move(move, before, events)
         except Exception:
             # The change is stored: it stands, and the sockets that missed this frame catch up
             # from the next one (its version shows them the gap).
@@ -276,7 +250,7 @@ class Table:
             else:
                 self.game = build_game(record)
             self._turn_since = self._clock()
-        self._envelope, self._table_text = None, ""
+        self.broadcast.forget()
 
     async def _save(self, decision: Decision) -> None:
         """Commits the decided record over the version held here (`StaleVersionError` if that is not
@@ -294,7 +268,7 @@ class Table:
         record = await self._storage.load(self.id)
         if record is not None:
             self._adopt(record)
-            await self._publish()
+            await self.broadcast.publish()
 
     async def refresh(self) -> None:
         """Adopts the stored table if another process has changed it since (scale-out). That
@@ -317,8 +291,8 @@ class Table:
         seen = await self._presence.seen(self.id)
         if seen != self._attendance.seen:
             self._attendance.seen = seen
-            self._envelope, self._table_text = None, ""
-            self._company_changed = True
+            self.broadcast.forget()
+            self.broadcast.company_changed = True
 
     # -- presence --
 
@@ -357,42 +331,15 @@ class Table:
     async def _watchers_changed(self) -> None:
         if self._presence is not None:
             await self._presence.watching(self.id, self._attendance.spectators)
-        self._envelope, self._table_text = None, ""
+        self.broadcast.forget()
         await self._look_around()
-        await self._publish()
+        await self.broadcast.publish()
 
     async def _presence_changed(self) -> None:
-        self._envelope, self._table_text = None, ""
+        self.broadcast.forget()
         await self._look_around()
-        await self._publish()
+        await self.broadcast.publish()
         self.side_jobs.claim_frame()
-
-    # -- after a change --
-
-    async def _publish(self, events: tuple[Event, ...] = ()) -> None:
-        """Publishes the whole table (every change but a move), with what the change did."""
-        cached = self.envelope()
-        envelope = self._table_envelope(events) if events else cached
-        self._company_changed = False
-        await self._pubsub.publish(channel_of(self.id), envelope)
-        if self._envelope is cached:
-            # Sent: an idle table keeps no copy of its ~3 KB frame (nor of the table's JSON).
-            self._envelope, self._table_text = None, ""
-
-    async def _publish_move(self, move: MoveRecord, before: TableRecord, events: Events) -> None:
-        """Publishes a move as a small `moved` frame, the same bytes for every socket."""
-        claim = self.claim_possible_at()
-        if claim is not None and claim[1] <= self._clock():
-            # Someone may claim at once (a frame for that player alone): the whole table.
-            await self._publish(events)
-            return
-        # Seats and watchers go in only if who is here changed since the last frame (through
-        # another process, in scale-out); the player now to move gets the frame first.
-        frame = moved_frame(self, move.move, before, self._company_changed, events)
-        self._company_changed = False
-        first: Mark | None = self.game.turn if self.record.result is None else None  # type: ignore[assignment]
-        envelope = encode(frame, self.record.version, *people(self.record), first=first, kind="f")
-        await self._pubsub.publish(channel_of(self.id), envelope)
 
     # -- the clock --
 
@@ -412,19 +359,12 @@ class Table:
     async def react(self, reaction: str, by: str | None) -> None:
         """Shows a player's quick reaction to everyone at the table (not stored)."""
         self._reactions = self._reactions or TokenBuckets(rate=0.5, burst=3, clock=self._clock)
-        await self._say(reaction_message(self.record, reaction, by, self._reactions))
-
-    async def _say(self, message: dict[str, Any]) -> None:
-        """Publishes a message that is not the table (e.g. a reaction). It carries
-        the table's version, so relays pass it on like a frame of that version."""
-        version = self.record.version
-        frame = encode(compact_json({**message, "version": version}), version, (), (), kind="f")
-        await self._pubsub.publish(channel_of(self.id), frame)
+        await self.broadcast.say(reaction_message(self.record, reaction, by, self._reactions))
 
     async def publish_fresh(self) -> None:
         """Publishes the whole table afresh (e.g. once the win may be claimed)."""
-        self._envelope, self._table_text = None, ""
-        await self._publish()
+        self.broadcast.forget()
+        await self.broadcast.publish()
 
     def schedule_computer_move(self) -> None:
         """Starts the computer's move or draw answer if one is due (see `SideJobs.resume`)."""

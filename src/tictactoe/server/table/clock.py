@@ -1,7 +1,7 @@
 """A table's clock, decided on the server: each side's time and the increment per move.
 
 Only what cannot be recomputed is stored: the seconds each side had left when its clock last
-started or stopped (`x_time`, `o_time`) and when the running clock started (`clock_since`). The
+started or stopped (its `Side.time_left`) and when the running clock started (`clock_since`). The
 time left is computed on every read from those and the wall clock, so a restarted process, or
 another one, reads the same clock. Each side's first move of a game is free, as on the best sites:
 the clock starts once both sides have moved once (each side's clock is untouched until it has
@@ -23,9 +23,9 @@ from tictactoe.server.table.seats import Mark, other
 def side_to_move(record: TableRecord) -> Mark:
     """Who is to move: X first (unless the table starts from a position), then in turn.
 
-    >>> from tictactoe.server.storage import SeatRecord
+    >>> from tictactoe.server.storage import Side
     >>> record = TableRecord("t", "standard", 3, 3, "friend", None, 1, ("b2",), None, None, 2,
-    ...     SeatRecord(), SeatRecord(), 0, 0, 0, False, False, 0.0, 0.0)
+    ...     Side(), Side(), 0, 0.0, 0.0)
     >>> side_to_move(record)
     'o'
     """
@@ -41,13 +41,13 @@ def due(record: TableRecord, moves: int) -> bool:
     """Whether the clock runs once `moves` moves of this game are in: both sides seated, and
     each has made its first move (whose time is never charged).
 
-    >>> from tictactoe.server.storage import SeatRecord
+    >>> from tictactoe.server.storage import SeatRecord, Side
     >>> record = TableRecord("t", "standard", 3, 3, "friend", None, 1, (), None, None, 2,
-    ...     SeatRecord("x-token"), SeatRecord("o-token"), 0, 0, 0, False, False, 0.0, 0.0)
+    ...     Side(SeatRecord("x-token")), Side(SeatRecord("o-token")), 0, 0.0, 0.0)
     >>> due(record, 0), due(record, 1), due(record, 2)
     (False, False, True)
     """
-    return record.x.taken and record.o.taken and moves >= 2
+    return record.x.holder.taken and record.o.holder.taken and moves >= 2
 
 
 class Clock:
@@ -69,9 +69,8 @@ class Clock:
         return side_to_move(self.record)
 
     def stored(self, mark: Mark) -> float:
-        record = self.record
-        left = record.x_time if mark == "x" else record.o_time
-        return left if left is not None else (record.clock_seconds or 0.0)
+        left = self.record.side(mark).time_left
+        return left if left is not None else (self.record.clock_seconds or 0.0)
 
     def left(self, mark: Mark) -> float:
         """The seconds `mark` has left now (never below zero)."""
@@ -112,25 +111,29 @@ class Clock:
                 return self.record
             return dataclasses.replace(self.record, clock_since=self.now)
         left = self.left(mover) + self.record.clock_increment
-        changes: dict[str, Any] = {f"{mover}_time": left, "clock_since": self.now}
-        return dataclasses.replace(self.record, **changes)
+        return dataclasses.replace(
+            self.record.replace_side(mover, time_left=left), clock_since=self.now
+        )
 
     def stopped(self) -> TableRecord:
         """The record with the running clock's time left written down and the clock stopped."""
         running = self.running
         if running is None:
             return self.record
-        changes: dict[str, Any] = {f"{running}_time": self.left(running), "clock_since": None}
-        return dataclasses.replace(self.record, **changes)
+        left = self.left(running)
+        return dataclasses.replace(
+            self.record.replace_side(running, time_left=left), clock_since=None
+        )
 
     def reset(self) -> TableRecord:
         """A new game: both sides get their full time, running once each has moved once."""
         if not self.on:
             return self.record
+        full = self.record.clock_seconds
         fresh = dataclasses.replace(
             self.record,
-            x_time=self.record.clock_seconds,
-            o_time=self.record.clock_seconds,
+            x=dataclasses.replace(self.record.x, time_left=full),
+            o=dataclasses.replace(self.record.o, time_left=full),
             clock_since=None,
         )
         return Clock(fresh, self.now).started()

@@ -149,6 +149,13 @@ def play_move(
         updated_at=now,
     )
     events = [Event("moved", after.version, mark=mark, move=command.move)]
+    # What the move let lapse, so that the asker's page can say so without comparing tables.
+    if record.draw_offer is not None:
+        asker = mark if record.draw_offer == mark else other(mark)
+        events.append(Event("draw-lapsed", after.version, mark=asker))
+    if record.takeback_by is not None:
+        asker = mark if record.takeback_by == mark else other(mark)
+        events.append(Event("takeback-lapsed", after.version, mark=asker))
     if after_move.result is not None:
         ended_by = "draw" if after_move.result == "draw" else "line"
         after = finish(Clock(after, now).stopped(), after_move.result, ended_by)
@@ -202,9 +209,7 @@ def seated(record: TableRecord, command: TakeSeat) -> TableRecord:
         raise Refused(409, f"that side is full: at most {MAX_TEAM_SIZE} people a side", "side-full")
     if not seat(record, side).taken:
         return with_seat(record, side, newcomer)
-    if side == "x":
-        return dataclasses.replace(record, x_mates=(*record.x_mates, newcomer))
-    return dataclasses.replace(record, o_mates=(*record.o_mates, newcomer))
+    return record.replace_side(side, mates=(*record.side(side).mates, newcomer))
 
 
 def mark_in(record: TableRecord, token_hash: str) -> Mark:

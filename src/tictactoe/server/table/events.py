@@ -24,6 +24,8 @@ EventKind = Literal[
     "name-set",
     "draw-offered",
     "draw-declined",
+    "draw-lapsed",
+    "takeback-lapsed",
     "stopped-waiting",
 ]
 
@@ -33,7 +35,8 @@ class Event:
     """Something that happened at the table; `version` is the table's version after it.
 
     `mark` is who did it (seat-taken, moved, rematch-asked, name-set, draw-*, takeback-*: for
-    taken-back, whose move was undone), `move` the move played, `result`/`ended_by` how a game
+    taken-back, whose move was undone; for draw-lapsed and takeback-lapsed, whose offer or
+    request a move let lapse), `move` the move played, `result`/`ended_by` how a game
     ended."""
 
     kind: EventKind

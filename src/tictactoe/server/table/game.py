@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 
 from tictactoe import Game
-from tictactoe.server.storage import TableRecord
+from tictactoe.server.storage import Mark, TableRecord
 from tictactoe.server.table.commands import Refused
 
 
@@ -24,14 +24,11 @@ def build_game(record: TableRecord) -> Game:
 
 def finish(record: TableRecord, result: str, ended_by: str) -> TableRecord:
     """The record with the game over and the score counted."""
-    return dataclasses.replace(
-        record,
-        result=result,
-        ended_by=ended_by,
-        score_x=record.score_x + (result == "x"),
-        score_o=record.score_o + (result == "o"),
-        draws=record.draws + (result == "draw"),
-    )
+    over = dataclasses.replace(record, result=result, ended_by=ended_by)
+    if result == "draw":
+        return dataclasses.replace(over, draws=record.draws + 1)
+    winner: Mark = "x" if result == "x" else "o"
+    return over.replace_side(winner, score=over.side(winner).score + 1)
 
 
 def require_in_progress(record: TableRecord) -> None:

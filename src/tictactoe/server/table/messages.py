@@ -30,14 +30,19 @@ _STRICT = ConfigDict(strict=True)
 # -- client → server -------------------------------------------------------------------------------
 
 
-class MoveMessage(TypedDict):
-    """Plays a move; with `version`, only at that version (else `stale-version`)."""
+class ClientMessageBase(TypedDict):
+    """What every client message has: strict types, and an optional `id` its answer echoes."""
 
     __pydantic_config__ = _STRICT  # type: ignore[misc]
+    id: NotRequired[MessageId]
+
+
+class MoveMessage(ClientMessageBase):
+    """Plays a move; with `version`, only at that version (else `stale-version`)."""
+
     type: Literal["move"]
     move: Annotated[str, Field(max_length=8)]
     version: NotRequired[int]
-    id: NotRequired[MessageId]
 
 
 ActionType = Literal[
@@ -53,62 +58,50 @@ ActionType = Literal[
 ]
 
 
-class ActionMessage(TypedDict):
+class ActionMessage(ClientMessageBase):
     """`resign`, `rematch` (ask for one, or accept), `claim` (the win, while the opponent is away
     on their turn), `takeback` (ask to undo your last move), `accept-takeback`,
     `decline-takeback`, `draw` (offer a draw, or accept the opponent's offer): as the HTTP API;
     `decline-draw` turns the opponent's offer down; `stop-waiting` takes an open table you wait
     at alone off the open list (quick pairing's Cancel)."""
 
-    __pydantic_config__ = _STRICT  # type: ignore[misc]
     type: ActionType
-    id: NotRequired[MessageId]
 
 
-class NameMessage(TypedDict):
+class NameMessage(ClientMessageBase):
     """The player's display name (`side`: which one, at a table played on one device)."""
 
-    __pydantic_config__ = _STRICT  # type: ignore[misc]
     type: Literal["name"]
     name: Annotated[str, Field(max_length=200)]
     side: NotRequired[Side | None]
-    id: NotRequired[MessageId]
 
 
-class ReactMessage(TypedDict):
+class ReactMessage(ClientMessageBase):
     """A quick reaction, one of `good-move`, `wow`, `good-game`, `oops`, `thinking`."""
 
-    __pydantic_config__ = _STRICT  # type: ignore[misc]
     type: Literal["react"]
     reaction: Annotated[str, Field(max_length=32)]
-    id: NotRequired[MessageId]
 
 
-class SyncMessage(TypedDict):
+class SyncMessage(ClientMessageBase):
     """Asks for the whole table (after a gap in versions, or on reconnecting); `version` is the
     last one the client has."""
 
-    __pydantic_config__ = _STRICT  # type: ignore[misc]
     type: Literal["sync"]
     version: NotRequired[int | None]
-    id: NotRequired[MessageId]
 
 
-class AuthMessage(TypedDict):
+class AuthMessage(ClientMessageBase):
     """Plays the seat of `token` on this socket (answered with the table, naming the seat)."""
 
-    __pydantic_config__ = _STRICT  # type: ignore[misc]
     type: Literal["auth"]
     token: Annotated[str, Field(max_length=200)]
-    id: NotRequired[MessageId]
 
 
-class PingMessage(TypedDict):
+class PingMessage(ClientMessageBase):
     """Asks for a `pong`."""
 
-    __pydantic_config__ = _STRICT  # type: ignore[misc]
     type: Literal["ping"]
-    id: NotRequired[MessageId]
 
 
 ClientMessage = Annotated[
@@ -141,9 +134,10 @@ ACTIONS = frozenset({"move", "name", *get_args(ActionType)})
 class EventJSON(TypedDict):
     """What happened at the table, as a frame carries it: `type` (`seat-taken`, `moved`,
     `game-over`, `rematch-asked`, `game-started`, `takeback-asked`, `taken-back`,
-    `takeback-declined`, `name-set`, `draw-offered`, `draw-declined`, `stopped-waiting`); `mark`,
-    who did it (for
-    `taken-back`: whose move was undone); `move`; `result` and `ended_by` when a game ends."""
+    `takeback-declined`, `name-set`, `draw-offered`, `draw-declined`, `draw-lapsed`,
+    `takeback-lapsed`, `stopped-waiting`); `mark`, who did it (for `taken-back`: whose move was
+    undone; for the lapses: whose offer or request the move let lapse); `move`; `result` and
+    `ended_by` when a game ends."""
 
     type: EventKind
     mark: NotRequired[Side]

@@ -1,5 +1,6 @@
 """A rematch: once a game is over each side asks (the computer always agrees), and when both
-have, the next game starts with the marks swapped and each person's score going with them."""
+have, the next game starts with the marks swapped: each side (its people, score and team)
+plays the other mark."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from tictactoe.server.storage import TableRecord
 from tictactoe.server.table.clock import Clock
 from tictactoe.server.table.commands import Refused
 from tictactoe.server.table.events import Decision, Event, stamped
-from tictactoe.server.table.seats import Mark
+from tictactoe.server.table.seats import MARKS, Mark
 
 
 def ask_rematch(record: TableRecord, mark: Mark, now: float) -> Decision:
@@ -17,18 +18,13 @@ def ask_rematch(record: TableRecord, mark: Mark, now: float) -> Decision:
     computer)."""
     if record.result is None:
         raise Refused(409, "a rematch can be asked for once the game is over", "game-in-progress")
-    after = stamped(
-        dataclasses.replace(
-            record,
-            # One device: both people are at the screen, so one ask is both.
-            rematch_x=record.rematch_x or mark == "x" or record.opponent == "here",
-            rematch_o=record.rematch_o or mark == "o" or record.opponent == "here",
-        ),
-        now,
-    )
+    # One device: both people are at the screen, so one ask is both.
+    askers = MARKS if record.opponent == "here" else (mark,)
+    for asker in askers:
+        record = record.replace_side(asker, rematch=True)
+    after = stamped(record, now)
     events = [Event("rematch-asked", after.version, mark=mark)]
-    both = (after.rematch_x or after.x.computer) and (after.rematch_o or after.o.computer)
-    if both:
+    if all(side.rematch or side.holder.computer for side in (after.x, after.o)):
         after = start_rematch(after)
         events.append(Event("game-started", after.version))
     return Decision(after, tuple(events))
@@ -43,14 +39,8 @@ def start_rematch(record: TableRecord) -> TableRecord:
         moves=(),
         result=None,
         ended_by=None,
-        x=record.o,
-        o=record.x,
-        x_mates=record.o_mates,
-        o_mates=record.x_mates,
-        score_x=record.score_o,
-        score_o=record.score_x,
-        rematch_x=False,
-        rematch_o=False,
+        x=dataclasses.replace(record.o, rematch=False),
+        o=dataclasses.replace(record.x, rematch=False),
         takeback_by=None,
         draw_offer=None,
     )

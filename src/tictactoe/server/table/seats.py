@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import dataclasses
 import hmac
-from typing import Literal
 
+from tictactoe.server.storage import MARKS as MARKS
+from tictactoe.server.storage import Mark as Mark
 from tictactoe.server.storage import SeatRecord, TableRecord
 
-Mark = Literal["x", "o"]
-MARKS: tuple[Mark, Mark] = ("x", "o")
 # The `by` of the computer's own commands; a token hash is 64 hex digits, so it never collides.
 COMPUTER = "computer"
 
@@ -25,22 +24,17 @@ def other(mark: Mark) -> Mark:
 
 
 def seat(record: TableRecord, mark: Mark) -> SeatRecord:
-    return record.x if mark == "x" else record.o
+    """Who holds `mark`'s seat."""
+    return record.side(mark).holder
 
 
 def members(record: TableRecord, mark: Mark) -> tuple[SeatRecord, ...]:
     """Everyone playing `mark`: the seat holder, then (teams) the teammates in joining order."""
-    holder = seat(record, mark)
-    mates = record.x_mates if mark == "x" else record.o_mates
-    return (holder, *mates) if holder.taken else mates
+    return record.side(mark).members
 
 
 def with_seat(record: TableRecord, mark: Mark, holder: SeatRecord) -> TableRecord:
-    return (
-        dataclasses.replace(record, x=holder)
-        if mark == "x"
-        else dataclasses.replace(record, o=holder)
-    )
+    return record.replace_side(mark, holder=holder)
 
 
 def mark_of(record: TableRecord, person: str | None) -> Mark | None:

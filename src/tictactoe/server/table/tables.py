@@ -15,7 +15,7 @@ from tictactoe import Game, new_game
 from tictactoe.server.pubsub import PubSub
 from tictactoe.server.pubsub.presence import SharedPresence
 from tictactoe.server.settings import Settings
-from tictactoe.server.storage import DuplicateTableError, SeatRecord, Storage, TableRecord
+from tictactoe.server.storage import DuplicateTableError, SeatRecord, Side, Storage, TableRecord
 from tictactoe.server.table.actor import Table
 from tictactoe.server.table.codes import new_code
 from tictactoe.server.table.commands import Refused
@@ -176,13 +176,9 @@ class Tables:
             result=None,
             ended_by=None,
             version=1,
-            x=mine if creator == "x" else theirs,
-            o=theirs if creator == "x" else mine,
-            score_x=0,
-            score_o=0,
+            x=Side(mine if creator == "x" else theirs, time_left=clock),
+            o=Side(theirs if creator == "x" else mine, time_left=clock),
             draws=0,
-            rematch_x=False,
-            rematch_o=False,
             created_at=now,
             start_position=start_position,
             updated_at=now,
@@ -192,8 +188,6 @@ class Tables:
             private=options.private,
             clock_seconds=clock,
             clock_increment=options.clock_increment if clock is not None else 0.0,
-            x_time=clock,
-            o_time=clock,
             public=options.public,
             tossed=options.first == "random",
         )

@@ -53,7 +53,8 @@ def seats_json(table: Table) -> dict[str, Any]:
     record = table.record
     seats: dict[str, Any] = {}
     for mark in MARKS:
-        holder = record.x if mark == "x" else record.o
+        side = record.side(mark)
+        holder = side.holder
         entry: dict[str, Any] = {
             "taken": holder.taken,
             "connected": table.is_connected(mark),
@@ -66,11 +67,9 @@ def seats_json(table: Table) -> dict[str, Any]:
             entry["disconnected_since"] = away
         if record.teams:
             # In joining order; who is who stays private (the page knows its own place).
-            mates = record.x_mates if mark == "x" else record.o_mates
-            side = [holder, *mates] if holder.taken else list(mates)
             entry["members"] = [
                 {"connected": member.computer or table.person_connected(member.token_hash)}
-                for member in side
+                for member in side.members
             ]
         seats[mark] = entry
     return seats
@@ -95,7 +94,7 @@ def table_json(table: Table, base_url: str) -> dict[str, Any]:
         **move_changes(table),
         "version": record.version,
         "seats": seats_json(table),
-        "rematch": {"x": record.rematch_x, "o": record.rematch_o},
+        "rematch": {"x": record.x.rematch, "o": record.o.rematch},
         "teams": record.teams,
         "teams_open": record.teams_open,
         "takebacks": record.takebacks,
@@ -128,7 +127,7 @@ def move_changes(table: Table) -> dict[str, Any]:
         ),
         "winning_lines": [list(line) for line in game.winning_lines()],
         "ended_by": record.ended_by,
-        "score": {"x": record.score_x, "o": record.score_o, "draws": record.draws},
+        "score": {"x": record.x.score, "o": record.o.score, "draws": record.draws},
         "takeback_asked_by": record.takeback_by,
         "watchers": table.watchers,
         "draw_offer": record.draw_offer,

@@ -19,7 +19,7 @@ from starlette.websockets import WebSocket
 
 from tictactoe.server.ops.scope import SEND_TEXT_NOW
 from tictactoe.server.pubsub import RESYNC, PubSub, Unsubscribe
-from tictactoe.server.table.actor import channel_of
+from tictactoe.server.table.broadcast import channel_of
 from tictactoe.server.table.envelope import KEY, decode
 
 log = logging.getLogger(__name__)

@@ -24,7 +24,11 @@ def _fields(message: type) -> str:
     required = message.__required_keys__ - {"type"}  # type: ignore[attr-defined]
     optional = message.__optional_keys__  # type: ignore[attr-defined]
     names = [f"`{name}`" for name in get_type_hints(message) if name in required]
-    names += [f"`{name}`?" for name in get_type_hints(message) if name in optional]
+    # The `id` every client message may carry comes last, after the message's own fields.
+    optional_names = sorted(
+        (name for name in get_type_hints(message) if name in optional), key=lambda n: n == "id"
+    )
+    names += [f"`{name}`?" for name in optional_names]
     return f" ({', '.join(names)})" if names else ""
 
 

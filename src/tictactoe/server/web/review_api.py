@@ -255,8 +255,7 @@ async def my_games(request: Request, limit: int = 100) -> list[MyGame]:
             continue
         if not table.moves and table.game_number > 1:
             continue  # a rematch not begun yet: the finished game is listed already
-        x_side = (table.x.client_hash, *(m.client_hash for m in table.x_mates))
-        mark = "x" if mine in x_side else "o"
+        mark = "x" if mine in table.x.clients else "o"
         found.append(
             (
                 table.updated_at,
@@ -282,7 +281,8 @@ async def _opponent_names(storage: Storage, mine: str, table_ids: set[str]) -> d
         table = await storage.load(table_id)
         if table is None or table.teams:
             continue
-        for mine_seat, theirs in ((table.x, table.o), (table.o, table.x)):
-            if mine_seat.client_hash == mine and theirs.name and theirs.client_hash != mine:
-                names[table_id] = theirs.name
+        for my_side, their_side in ((table.x, table.o), (table.o, table.x)):
+            me, them = my_side.holder, their_side.holder
+            if me.client_hash == mine and them.name and them.client_hash != mine:
+                names[table_id] = them.name
     return names

@@ -26,6 +26,7 @@ from starlette.responses import Response
 from starlette.templating import Jinja2Templates
 
 from tictactoe.engine import levels
+from tictactoe.server.web.page_constants import page_constants
 
 HERE = Path(__file__).resolve().parent.parent  # the server folder: templates, static, locales
 TEMPLATES_DIR = HERE / "templates"
@@ -270,6 +271,7 @@ def templates_for(language: str) -> Jinja2Templates:
     env.globals.update(language_tag=language_tag, text_direction=text_direction)
     env.filters["number"] = functools.partial(number_in, language)
     env.globals["computer_levels"] = levels()  # the level pickers' choices, weakest first
+    env.globals["page_constants"] = page_constants()  # for the scripts: static/constants.js
     return Jinja2Templates(env=env)
 
 

@@ -8,18 +8,7 @@ from dataclasses import dataclass, field
 
 from tictactoe import InvalidPositionError
 from tictactoe.server.table.review import RecordMoveError
-
-BOARD_NAMES = (
-    "top-left",
-    "top-middle",
-    "top-right",
-    "middle-left",
-    "centre",
-    "middle-right",
-    "bottom-left",
-    "bottom-middle",
-    "bottom-right",
-)
+from tictactoe.server.web.page_constants import BOARD_POSITIONS
 
 
 @dataclass(frozen=True)
@@ -47,7 +36,7 @@ def unreadable(error: ValueError, size: int | None) -> Unreadable:
             if isinstance(values.get(name), str):
                 values[name] = str(values[name]).upper()
         if isinstance(values.get("board"), int):
-            values["board"] = BOARD_NAMES[int(values["board"])]
+            values["board"] = BOARD_POSITIONS[int(values["board"])]
         return Unreadable(error.reason, values)
     if isinstance(error, RecordMoveError):
         return Unreadable(f"move-{error.reason}", {"ply": error.ply, "move": error.move})

@@ -23,12 +23,16 @@ _ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("tables") as batch:
-        batch.add_column(sa.Column("code", sa.String(8), nullable=True))
-        batch.add_column(sa.Column("public", sa.Boolean, nullable=False, server_default=sa.false()))
-        batch.add_column(sa.Column("draw_offer", sa.String(1), nullable=True))
-        batch.add_column(sa.Column("x_name", sa.String(80), nullable=True))
-        batch.add_column(sa.Column("o_name", sa.String(80), nullable=True))
+    # Plain ADD COLUMNs: in batch mode SQLite copied `tables` to add a column whose default is an
+    # expression (`false`), and dropping the old copy failed on the first table with a move
+    # (its foreign key), so no SQLite database with a move in it could reach this revision.
+    op.add_column("tables", sa.Column("code", sa.String(8), nullable=True))
+    op.add_column(
+        "tables", sa.Column("public", sa.Boolean, nullable=False, server_default=sa.false())
+    )
+    op.add_column("tables", sa.Column("draw_offer", sa.String(1), nullable=True))
+    op.add_column("tables", sa.Column("x_name", sa.String(80), nullable=True))
+    op.add_column("tables", sa.Column("o_name", sa.String(80), nullable=True))
     connection = op.get_bind()
     tables = sa.table("tables", sa.column("id", sa.String), sa.column("code", sa.String))
     used: set[str] = set()
