@@ -3,8 +3,6 @@ table leaves the open list and quick pairing, while they are still connected."""
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
 from starlette.testclient import TestClient
 from tests.server.conftest import bearer, browser
@@ -53,10 +51,10 @@ def test_strangers_cannot_take_a_table_off_the_list(client: TestClient) -> None:
 
 def test_stopping_is_one_version_and_says_so() -> None:
     record = a_table(public=True)
-    decision = decide(record, StopWaiting(), record.x.token_hash, now=5.0)
+    decision = decide(record, StopWaiting(), record.x.holder.token_hash, now=5.0)
     assert decision.record.public is False and decision.record.version == record.version + 1
     assert [event.kind for event in decision.events] == ["stopped-waiting"]
-    seated = dataclasses.replace(record, o=SeatRecord("b" * 64, "d" * 64))
+    seated = record.replace_side("o", holder=SeatRecord("b" * 64, "d" * 64))
     with pytest.raises(Refused) as refused:
-        decide(seated, StopWaiting(), record.x.token_hash, now=6.0)
+        decide(seated, StopWaiting(), record.x.holder.token_hash, now=6.0)
     assert refused.value.reason == "seats-taken"
