@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import BrowserContext, Page, WebSocketRoute, expect
 
 from tictactoe.server.app import create_app
 from tictactoe.server.settings import Settings
@@ -80,3 +80,35 @@ def join(context: BrowserContext, url: str, seat: str | None = None) -> Page:
     else:
         expect(board).to_have_attribute("data-seat", seat)
     return page
+
+
+class RoutedSocket:
+    """A page's table socket routed through the test: passed to the server while `through`,
+    else it reaches nobody (the test may answer it, or let it hear nothing). `sockets` are the
+    page's connections, the latest last."""
+
+    def __init__(self, page: Page) -> None:
+        self.through = True
+        self.sockets: list[WebSocketRoute] = []
+        page.route_web_socket(re.compile(r"/ws$"), self._route)
+        self._page = page
+
+    def _route(self, socket: WebSocketRoute) -> None:
+        if self.through:
+            socket.connect_to_server()
+        self.sockets.append(socket)
+
+    def drop(self) -> int:
+        """Closes the latest connection; how many there have been."""
+        connections = len(self.sockets)
+        self.sockets[-1].close()
+        return connections
+
+    def await_reconnect(self, connections: int) -> None:
+        """Waits for the page's next connection after `connections` (its back-off's first retry
+        comes within a second)."""
+        for _ in range(100):
+            if len(self.sockets) > connections:
+                return
+            self._page.wait_for_timeout(50)
+        raise AssertionError("the page did not reconnect")

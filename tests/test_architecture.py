@@ -8,6 +8,7 @@ a cycle hidden in a function or a type check is still two modules that cannot be
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -212,3 +213,40 @@ def test_a_lazy_import_counts(tmp_path: Path) -> None:
     known = {"tictactoe.server.web.error_pages": lazy}
     found = imported("tictactoe.server.edge.security", lazy, known)
     assert found == {"tictactoe.server.web.error_pages"}
+
+
+# Documents a docstring or comment points a reader to must be in the repository.
+ROOT = SRC.parent
+TEXTS = [
+    path
+    for folder in ("src", "tests", "bench", "scripts")
+    for path in sorted((ROOT / folder).rglob("*"))
+    if path.suffix in (".py", ".js", ".html")
+    and "node_modules" not in path.parts
+    and path != Path(__file__).resolve()  # this file's own examples
+]
+
+
+def cited_documents(text: str) -> set[str]:
+    """The Markdown files a text names.
+
+    >>> sorted(cited_documents("see CONTRACT.md, and `docs/messages.md`."))
+    ['CONTRACT.md', 'docs/messages.md']
+    """
+    return set(re.findall(r"[\w./-]*\w\.md\b", text))
+
+
+def test_every_document_cited_is_in_the_repository() -> None:
+    present = {
+        path.relative_to(ROOT).as_posix()
+        for path in ROOT.rglob("*.md")
+        if not {".venv", "node_modules", ".git"} & set(path.parts)
+    }
+    names = {Path(path).name for path in present}
+    missing = sorted(
+        f"{path.relative_to(ROOT)}: {cited}"
+        for path in TEXTS
+        for cited in cited_documents(path.read_text(errors="replace"))
+        if (cited if "/" in cited else Path(cited).name) not in (present if "/" in cited else names)
+    )
+    assert not missing, "documents cited but not in the repository:\n" + "\n".join(missing)

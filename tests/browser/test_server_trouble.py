@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import BrowserContext, Page, WebSocketRoute, expect
-from tests.helpers import create_table, join
+from tests.helpers import RoutedSocket, create_table, join
 
 NewContext = Callable[..., BrowserContext]
 
@@ -66,35 +66,22 @@ def test_a_socket_closed_to_try_again_later_says_the_database_is_unreachable_and
 ) -> None:
     alice = create_table(new_context(), variant="standard", first="me")
     bob = new_context().new_page()
-    down = {"now": False}
-    routes: list[WebSocketRoute] = []
-
-    def route(socket: WebSocketRoute) -> None:
-        # While the database is "down" the page's socket reaches no server: the test answers it.
-        if not down["now"]:
-            socket.connect_to_server()
-        routes.append(socket)
-
-    bob.route_web_socket(re.compile(r"/ws$"), route)
+    # While the database is "down" the page's socket reaches no server: the test answers it.
+    socket = RoutedSocket(bob)
     bob.goto(alice.url)
     bob.locator("[data-join]").click()
     expect(bob.locator("[data-board]")).to_have_attribute("data-seat", "o")
 
-    down["now"] = True
-    connections = len(routes)
-    routes[-1].close()
-    for _ in range(100):  # the back-off's first retry comes within a second
-        if len(routes) > connections:
-            break
-        bob.wait_for_timeout(50)
-    assert len(routes) > connections, "the page did not reconnect"
+    socket.through = False
+    socket.await_reconnect(socket.drop())
     # What the server does when it cannot load the table: a 503 frame, then close 1013.
-    routes[-1].send(json.dumps({"type": "error", "status": 503, "message": "unreachable"}))
-    routes[-1].close(code=1013, reason="try again later")
+    refused = socket.sockets[-1]
+    refused.send(json.dumps({"type": "error", "status": 503, "message": "unreachable"}))
+    refused.close(code=1013, reason="try again later")
     expect(bob.locator("[data-connection-note]")).to_have_text(DATABASE_DOWN)
     expect(bob.locator("[data-error]")).to_be_hidden()
     alice.locator("[data-board] button[data-move='b2']").click()
-    down["now"] = False
+    socket.through = True
     expect(bob.locator("[data-move='b2']")).to_have_text("X", timeout=20_000)
     expect(bob.locator("[data-connection-note]")).to_be_hidden()
 

@@ -8,8 +8,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from playwright.sync_api import BrowserContext, Page, Response, WebSocketRoute, expect
-from tests.helpers import create_table, join
+from playwright.sync_api import BrowserContext, Page, Response, expect
+from tests.helpers import RoutedSocket, create_table, join
 
 from tictactoe.server.web.templating import LANGUAGES
 
@@ -236,16 +236,8 @@ def test_a_dropped_connection_reconnects_and_catches_up_on_missed_moves(
 ) -> None:
     alice = create_table(new_context(), variant="ultimate", first="me")
     bob = new_context().new_page()
-    routes: list[WebSocketRoute] = []
-    cut_off = {"now": False}
-
-    def route(socket: WebSocketRoute) -> None:
-        # While cut off, the page's socket goes nowhere: it hears nothing the server says.
-        if not cut_off["now"]:
-            socket.connect_to_server()
-        routes.append(socket)
-
-    bob.route_web_socket(re.compile(r"/ws$"), route)
+    # While cut off, the page's socket goes nowhere: it hears nothing the server says.
+    socket = RoutedSocket(bob)
     bob.goto(alice.url)
     bob.locator("[data-join]").click()
     expect(bob.locator("[data-board]")).to_have_attribute("data-seat", "o")
@@ -254,21 +246,16 @@ def test_a_dropped_connection_reconnects_and_catches_up_on_missed_moves(
     bob.locator("[data-board] button[data-move='d5']").click()
     expect(alice.locator("[data-move='d5']")).to_have_text("O")
 
-    cut_off["now"] = True
-    connections = len(routes)
-    routes[-1].close()
+    socket.through = False
+    connections = socket.drop()
     expect(bob.locator("[data-connection-note]")).to_contain_text("reconnecting")
     alice.locator("[data-board] button[data-move='b5']").click()
     expect(alice.locator("[data-board]")).to_have_attribute("data-turn", "o")
-    for _ in range(100):  # the back-off's first retry comes within a second
-        if len(routes) > connections:
-            break
-        bob.wait_for_timeout(50)
-    assert len(routes) > connections, "the page did not reconnect"
+    socket.await_reconnect(connections)
     # That connection went nowhere, so Bob missed b5; the next real one catches up.
     expect(bob.locator("[data-move='b5']")).to_have_text("")
-    cut_off["now"] = False
-    routes[-1].close()
+    socket.through = True
+    socket.sockets[-1].close()
     expect(bob.locator("[data-move='b5']")).to_have_text("X")
     expect(bob.locator("[data-connection-note]")).to_be_hidden()
     expect(bob.locator("[data-board]")).to_have_attribute("data-turn", "o")

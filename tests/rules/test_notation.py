@@ -1,4 +1,5 @@
-"""Cell names, records and position codes: the examples of CONTRACT.md and their errors."""
+"""Cell names, records and position codes: the notation's examples (`rules/notation.py`) and
+their errors."""
 
 from __future__ import annotations
 

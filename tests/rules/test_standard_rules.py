@@ -1,4 +1,5 @@
-"""One test for each sentence of the standard Tic-Tac-Toe rules in CONTRACT.md."""
+"""One test for each rule of standard Tic-Tac-Toe (`rules/standard.py`): sizes, lines, turns and
+results."""
 
 from __future__ import annotations
 

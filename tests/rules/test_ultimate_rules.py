@@ -1,4 +1,5 @@
-"""One test for each sentence of the Ultimate rules in CONTRACT.md."""
+"""One test for each rule of Ultimate Tic-Tac-Toe (`rules/ultimate.py`): where a move sends the
+opponent, closed boards, free choice, winning the big board."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The JSON API of CONTRACT.md: every endpoint, and every error with its status."""
+"""The tables' JSON API (documented at /docs): every endpoint, and every error with its status."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""People at a table (CONTRACT.md): names, watchers, one device, codes and QR, draws by
-agreement, open tables and "play someone now" — over the API and the WebSocket, with every error
-changing nothing."""
+"""People at a table (the people API, documented at /docs): names, watchers, one device, codes
+and QR, draws by agreement, open tables and "play someone now" — over the API and the WebSocket,
+with every error changing nothing."""
 
 from __future__ import annotations
 

@@ -21,12 +21,12 @@ from tictactoe.server.ops import metrics
 from tictactoe.server.ops.scope import address_key, client_address
 from tictactoe.server.ops.token_buckets import TokenBucket, TokenBuckets, retry_after
 from tictactoe.server.settings import Settings
+from tictactoe.server.web.actions import ACTIONS
 
-_ACTION = re.compile(
-    r"^/api/tables/[^/]+/"
-    r"(moves|resign|rematch|claim|seats|takeback|takeback/accept|takeback/decline|reactions"
-    r"|draw|name)$"
-)
+# A table's actions over HTTP (the action table's paths, and reactions) count against the move
+# limit; taking a seat against the join limit.
+_ACTION_PATHS = (*(action.path for action in ACTIONS), "reactions", "seats")
+_ACTION = re.compile(rf"^/api/tables/[^/]+/({'|'.join(map(re.escape, _ACTION_PATHS))})$")
 _FORM_SEAT = re.compile(r"^/t/[^/]+/seats$")  # the no-JavaScript join button
 _ANALYSIS = re.compile(r"^/api/positions/evaluation$|^/api/tables/[^/]+/games/[^/]+/analysis$")
 _CODE = re.compile(r"^/j(/[^/]*)?$")  # a table looked up by its short code
