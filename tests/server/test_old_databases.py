@@ -13,7 +13,14 @@ import sqlalchemy as sa
 from alembic import command
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from tictactoe.server.storage import GameRecord, MoveRecord, SeatRecord, Side, TableRecord
+from tictactoe.server.storage import (
+    GameRecord,
+    MoveRecord,
+    PlayedSide,
+    SeatRecord,
+    Side,
+    TableRecord,
+)
 from tictactoe.server.storage.migrate import alembic_config
 from tictactoe.server.storage.sql import SAVE_PATHS, SQLStorage, async_database_url
 
@@ -141,13 +148,10 @@ GAME = GameRecord(
     moves=TABLE.moves,
     result="x",
     ended_by="line",
-    x_client_hash=CLIENT_O,
-    o_client_hash=CLIENT_X,
-    x_computer=False,
-    o_computer=False,
+    x=PlayedSide(CLIENT_O),
+    o=PlayedSide(CLIENT_X, mates=(MATE_CLIENT,)),
     level=None,
     ended_at=120.0,
-    o_mates=(MATE_CLIENT,),
 )
 
 
@@ -177,7 +181,7 @@ def expected_table(revision: str) -> TableRecord:
 def expected_games(revision: str) -> list[GameRecord]:
     if revision < "0003":
         return []
-    return [GAME if revision >= "0004" else dataclasses.replace(GAME, o_mates=())]
+    return [GAME if revision >= "0004" else dataclasses.replace(GAME, o=PlayedSide(CLIENT_X))]
 
 
 def columns_at(columns: dict[str, dict[str, Any]], revision: str) -> dict[str, Any]:

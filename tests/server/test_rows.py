@@ -11,8 +11,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 from tests.server.records import a_table
 
-from tictactoe.server.storage import SeatRecord, Side, TableRecord
-from tictactoe.server.storage.rows import changed_row_values, record_from_row, row_values
+from tictactoe.server.storage import GameRecord, SeatRecord, Side, TableRecord
+from tictactoe.server.storage.rows import (
+    changed_row_values,
+    game_from_row,
+    game_values,
+    record_from_row,
+    row_values,
+)
 
 seats = st.builds(
     SeatRecord,
@@ -69,6 +75,14 @@ def test_the_changed_columns_are_those_whose_values_differ(
 def test_a_row_reads_back_as_the_record_written(table: TableRecord) -> None:
     row = SimpleNamespace(id=table.id, **row_values(table))
     assert record_from_row(row) == table
+
+
+@given(records)
+def test_a_kept_games_row_reads_back_as_the_game_that_ended(table: TableRecord) -> None:
+    over = dataclasses.replace(table, result="o", ended_by="resign")
+    game = game_from_row(SimpleNamespace(**game_values(over)))
+    assert game == GameRecord.ended(over)
+    assert game.o.clients == over.o.clients
 
 
 def other_value(name: str, value: Any) -> Any:

@@ -310,7 +310,7 @@ async def test_a_finished_game_is_kept_once_and_outlives_the_next_game(storage: 
     kept = await storage.games(table.id)
     assert kept == [GameRecord.ended(over)]
     assert (kept[0].moves, kept[0].result, kept[0].ended_at) == (("e5",), "o", 5.0)
-    assert (kept[0].x_client_hash, kept[0].o_client_hash) == ("c" * 64, "d" * 64)
+    assert (kept[0].x.client_hash, kept[0].o.client_hash) == ("c" * 64, "d" * 64)
 
 
 async def test_a_browsers_games_and_tables_are_found_by_its_cookie_newest_first(
@@ -340,7 +340,7 @@ async def test_a_team_game_is_found_by_any_members_cookie(storage: Storage) -> N
     over = dataclasses.replace(table, result="o", ended_by="resign", version=2, updated_at=5.0)
     await storage.save(over, expected_version=1)
     (kept,) = await storage.games_of_client("9" * 64, limit=10)
-    assert kept.o_clients == ("d" * 64, "9" * 64)
+    assert kept.o.clients == ("d" * 64, "9" * 64)
     assert kept == GameRecord.ended(over)
 
 

@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from tictactoe.engine import max_2026
 from tictactoe.engine import ultimate_kernel as uk
 from tictactoe.engine import ultimate_search as us
 from tictactoe.engine.kept_tree import KeptTree
@@ -42,8 +43,10 @@ LEVELS = NAMES
 
 # The share of a leaf's score `max` takes from the value network (the rest from a playout).
 MAX_VALUE_MIX = 0.5
-# The rest of `max`'s settings (keywords of `ultimate_search.search`), tuned with bench/ladder.py.
-MAX_SETTINGS: dict[str, Any] = {"expand": 3, "net_prior": 0.8}
+# The rest of `max`'s settings (keywords of `ultimate_search.search`), tuned with bench/ladder.py
+# (bench/RESULTS.md, issue 24: 20 virtual visits at each new move's starting score, where
+# `max-2026` has 10, trust the network's first guess longer).
+MAX_SETTINGS: dict[str, Any] = {"expand": 3, "net_prior": 0.8, "prior": 20}
 # The fixed speed the baseline (`max` before the value network) sized its seeded searches for.
 BASELINE_ITERATIONS_PER_MS = 300
 
@@ -121,8 +124,9 @@ def _ultimate_move(
         result = us.search(state, iterations=level.iterations, seed=search_seed)
         return ultimate_cell_name(result.cell)
     if level.kind == "net":
-        options = {**MAX_SETTINGS, "value_mix": MAX_VALUE_MIX}
-        result = us.search(state, iterations=level.iterations, seed=search_seed, **options)
+        # The search `max` had when these levels were rated (`max_2026`), so their Elo stands.
+        settings = max_2026.SETTINGS
+        result = us.search(state, iterations=level.iterations, seed=search_seed, **settings)
         return ultimate_cell_name(result.cell)
     return ultimate_cell_name(_max_search(game, state, think_ms, seed, search_seed, deadline).cell)
 

@@ -120,11 +120,11 @@ class TableRecord:
     def side(self, mark: Mark) -> Side:
         return self.x if mark == "x" else self.o
 
-    def with_side(self, mark: Mark, side: Side) -> TableRecord:
-        """The record with `mark`'s side replaced."""
-        return (
-            dataclasses.replace(self, x=side) if mark == "x" else dataclasses.replace(self, o=side)
-        )
+    def with_side(self, mark: Mark, side: Side, **changes: Any) -> TableRecord:
+        """The record with `mark`'s side replaced, and the record's fields `changes` with it
+        (one copy of the record, not two: a clocked move changes a side and `clock_since`)."""
+        changes[mark] = side
+        return dataclasses.replace(self, **changes)
 
     def replace_side(self, mark: Mark, **changes: Any) -> TableRecord:
         """The record with some fields of `mark`'s side changed (`Side`'s field names)."""
@@ -157,9 +157,30 @@ class MoveRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class PlayedSide:
+    """Who played one side of a kept game: the seat holder's browser cookie (hash), whether it
+    was the computer, and (teams) the teammates' cookies."""
+
+    client_hash: str | None = None
+    computer: bool = False
+    mates: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, side: Side) -> PlayedSide:
+        mates = tuple(mate.client_hash for mate in side.mates if mate.client_hash is not None)
+        return cls(side.holder.client_hash, side.holder.computer, mates)
+
+    @property
+    def clients(self) -> tuple[str, ...]:
+        """Every browser cookie (hash) that played this side."""
+        return (self.client_hash, *self.mates) if self.client_hash else self.mates
+
+
+@dataclass(frozen=True, slots=True)
 class GameRecord:
     """A finished game at a table, kept for looking back at it: written by `save` as the game
-    ends (so the next game at the table can start without losing it)."""
+    ends (so the next game at the table can start without losing it); `x` and `o` are who
+    played each side."""
 
     table_id: str
     game_number: int
@@ -170,24 +191,10 @@ class GameRecord:
     moves: tuple[str, ...]
     result: str | None
     ended_by: str | None
-    x_client_hash: str | None
-    o_client_hash: str | None
-    x_computer: bool
-    o_computer: bool
+    x: PlayedSide
+    o: PlayedSide
     level: str | None
     ended_at: float | None
-    # The cookie hashes of each side's teammates beyond the seat holder (team games).
-    x_mates: tuple[str, ...] = ()
-    o_mates: tuple[str, ...] = ()
-
-    @property
-    def x_clients(self) -> tuple[str, ...]:
-        """Every browser cookie (hash) that played X in this game."""
-        return tuple(c for c in (self.x_client_hash, *self.x_mates) if c is not None)
-
-    @property
-    def o_clients(self) -> tuple[str, ...]:
-        return tuple(c for c in (self.o_client_hash, *self.o_mates) if c is not None)
 
     @classmethod
     def ended(cls, table: TableRecord) -> GameRecord:
@@ -202,14 +209,10 @@ class GameRecord:
             moves=table.moves,
             result=table.result,
             ended_by=table.ended_by,
-            x_client_hash=table.x.holder.client_hash,
-            o_client_hash=table.o.holder.client_hash,
-            x_computer=table.x.holder.computer,
-            o_computer=table.o.holder.computer,
+            x=PlayedSide.of(table.x),
+            o=PlayedSide.of(table.o),
             level=table.level,
             ended_at=table.updated_at,
-            x_mates=tuple(m.client_hash for m in table.x.mates if m.client_hash is not None),
-            o_mates=tuple(m.client_hash for m in table.o.mates if m.client_hash is not None),
         )
 
 

@@ -89,7 +89,7 @@ class MemoryStorage:
         )
 
     async def games_of_client(self, client_hash: str, limit: int) -> list[GameRecord]:
-        mine = [g for g in self._games.values() if client_hash in (*g.x_clients, *g.o_clients)]
+        mine = [g for g in self._games.values() if client_hash in (*g.x.clients, *g.o.clients)]
         return sorted(mine, key=lambda game: game.ended_at or 0.0, reverse=True)[:limit]
 
     async def tables_of_client(self, client_hash: str, limit: int) -> list[TableRecord]:

@@ -4,14 +4,14 @@ Through SQLAlchemy's asyncpg layer a move cost five round trips (the pool's ping
 `UPDATE`, the `INSERT`, `COMMIT`) and a flooded process spent about half its time in them
 (profiled with py-spy under bench/scale.py). Here a save is ONE statement, committed on its own:
 the table's `UPDATE ... WHERE id = $1 AND version = $2` and, in data-modifying CTEs that run only
-if that row was updated, the move's insert, a takeback's delete and the finished game's row.
-Zero rows updated means another writer got there first, and nothing else was written. What a
-save writes is decided once for every path (`writes.TableWrite`). asyncpg
-prepares each statement once per connection and keeps it (its statement cache), so a move is one
-Bind/Execute on the wire. The SQL is generated from the same SQLAlchemy schema as everything else.
+if that row was updated, the move's insert, a takeback's delete, the finished game's row and the
+teammates' tokens. Zero rows updated means another writer got there first, and nothing else was
+written. asyncpg prepares each statement once per connection and keeps it (its statement cache),
+so a move is one Bind/Execute on the wire. The SQL is generated from the same SQLAlchemy schema as
+everything else.
 
-This module knows rows, not records: the caller (`SQLStorage`) turns records into row values and
-rows back into records, as it does for SQLAlchemy.
+This module knows rows, not records: what a save writes comes decided (`writes.TableWrite`, the
+same for every save path), and the caller (`SQLStorage`) turns a loaded row back into a record.
 """
 
 from __future__ import annotations

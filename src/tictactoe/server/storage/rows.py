@@ -10,6 +10,7 @@ from tictactoe.server.storage import (
     GameRecord,
     Mark,
     MoveRecord,
+    PlayedSide,
     SeatRecord,
     Side,
     TableRecord,
@@ -118,49 +119,39 @@ def record_from_row(row: Any) -> TableRecord:
     )
 
 
+# The kept game's fields in a column of the same name: all but the moves and the sides.
+_GAME_SAME_NAME = tuple(
+    field.name for field in dataclasses.fields(GameRecord) if field.name not in ("moves", "x", "o")
+)
+
+
 def game_values(table: TableRecord) -> dict[str, Any]:
     """The row keeping the table's finished game (see `GameRecord.ended`)."""
     game = GameRecord.ended(table)
-    return {
-        "table_id": game.table_id,
-        "game_number": game.game_number,
-        "variant": game.variant,
-        "size": game.size,
-        "line": game.line,
-        "start_position": game.start_position,
-        "record": " ".join(game.moves),
-        "result": game.result,
-        "ended_by": game.ended_by,
-        "x_client_hash": game.x_client_hash,
-        "o_client_hash": game.o_client_hash,
-        "x_computer": game.x_computer,
-        "o_computer": game.o_computer,
-        "level": game.level,
-        "ended_at": game.ended_at,
-        "x_mates": " ".join(game.x_mates),
-        "o_mates": " ".join(game.o_mates),
-    }
+    values = {name: getattr(game, name) for name in _GAME_SAME_NAME}
+    values["record"] = " ".join(game.moves)
+    for mark, side in (("x", game.x), ("o", game.o)):
+        values[f"{mark}_client_hash"] = side.client_hash
+        values[f"{mark}_computer"] = side.computer
+        values[f"{mark}_mates"] = " ".join(side.mates)
+    return values
 
 
 def game_from_row(row: Any) -> GameRecord:
+    """The game `game_values` kept."""
+    x, o = (
+        PlayedSide(
+            getattr(row, f"{mark}_client_hash"),
+            bool(getattr(row, f"{mark}_computer")),
+            tuple((getattr(row, f"{mark}_mates") or "").split()),
+        )
+        for mark in MARKS
+    )
     return GameRecord(
-        table_id=row.table_id,
-        game_number=row.game_number,
-        variant=row.variant,
-        size=row.size,
-        line=row.line,
-        start_position=row.start_position,
         moves=tuple(row.record.split()),
-        result=row.result,
-        ended_by=row.ended_by,
-        x_client_hash=row.x_client_hash,
-        o_client_hash=row.o_client_hash,
-        x_computer=bool(row.x_computer),
-        o_computer=bool(row.o_computer),
-        level=row.level,
-        ended_at=row.ended_at,
-        x_mates=tuple((row.x_mates or "").split()),
-        o_mates=tuple((row.o_mates or "").split()),
+        x=x,
+        o=o,
+        **{name: getattr(row, name) for name in _GAME_SAME_NAME},
     )
 
 

@@ -3,13 +3,15 @@ schema, the same statements and the same migrations.
 
 Each save is one short transaction: `UPDATE tables ... WHERE id = ? AND version = ?` and the move
 insert; zero rows updated means another writer got there first, and the transaction rolls back.
+What a save writes is described once (`writes.TableWrite`) and carried out by one of the save
+paths (`SAVE_PATHS`).
 A database that cannot be reached raises `StorageUnavailableError` (the server answers 503).
 
-Every operation is written once, as a function of a SQLAlchemy `Connection`. PostgreSQL runs it on
-the async engine (`run_sync`). SQLite runs it through the synchronous engine in a thread: writes
-in one writer thread (so this process never contends with itself for the write lock), reads in a
-few others. Nothing waits on the event loop: a statement waiting for a lock another process holds
-(up to the busy timeout) or for a slow disk then holds up only what needs it, not every table
+Every other operation is written once, as a function of a SQLAlchemy `Connection`. PostgreSQL runs
+it on the async engine (`run_sync`). SQLite runs it through the synchronous engine in a thread:
+writes in one writer thread (so this process never contends with itself for the write lock), reads
+in a few others. Nothing waits on the event loop: a statement waiting for a lock another process
+holds (up to the busy timeout) or for a slow disk then holds up only what needs it, not every table
 (issue 13: a locked file froze the whole server for 5 s). The one exception is the hot write, a
 table's save (`SQLiteMoveWriter`): it is tried on the loop with `busy_timeout=0`, which never
 waits, and goes to the writer thread only when the lock is held; under load the two thread hops

@@ -111,19 +111,16 @@ class Clock:
                 return self.record
             return dataclasses.replace(self.record, clock_since=self.now)
         left = self.left(mover) + self.record.clock_increment
-        return dataclasses.replace(
-            self.record.replace_side(mover, time_left=left), clock_since=self.now
-        )
+        side = dataclasses.replace(self.record.side(mover), time_left=left)
+        return self.record.with_side(mover, side, clock_since=self.now)
 
     def stopped(self) -> TableRecord:
         """The record with the running clock's time left written down and the clock stopped."""
         running = self.running
         if running is None:
             return self.record
-        left = self.left(running)
-        return dataclasses.replace(
-            self.record.replace_side(running, time_left=left), clock_since=None
-        )
+        side = dataclasses.replace(self.record.side(running), time_left=self.left(running))
+        return self.record.with_side(running, side, clock_since=None)
 
     def reset(self) -> TableRecord:
         """A new game: both sides get their full time, running once each has moved once."""

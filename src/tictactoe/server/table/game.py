@@ -24,11 +24,11 @@ def build_game(record: TableRecord) -> Game:
 
 def finish(record: TableRecord, result: str, ended_by: str) -> TableRecord:
     """The record with the game over and the score counted."""
-    over = dataclasses.replace(record, result=result, ended_by=ended_by)
     if result == "draw":
-        return dataclasses.replace(over, draws=record.draws + 1)
+        return dataclasses.replace(record, result=result, ended_by=ended_by, draws=record.draws + 1)
     winner: Mark = "x" if result == "x" else "o"
-    return over.replace_side(winner, score=over.side(winner).score + 1)
+    won = dataclasses.replace(record.side(winner), score=record.side(winner).score + 1)
+    return record.with_side(winner, won, result=result, ended_by=ended_by)
 
 
 def require_in_progress(record: TableRecord) -> None:

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
 from tictactoe import IllegalMoveError
-from tictactoe.server.storage import GameRecord, Storage, TableRecord
+from tictactoe.server.storage import GameRecord, PlayedSide, Storage, TableRecord
 from tictactoe.server.table.commands import Refused
 from tictactoe.server.table.review import (
     GameKey,
@@ -82,10 +82,8 @@ async def _from_move_log(request: Request, table: TableRecord, number: int) -> G
         moves=moves,
         result=game.result,
         ended_by=ended_by,
-        x_client_hash=None,
-        o_client_hash=None,
-        x_computer=False,
-        o_computer=False,
+        x=PlayedSide(),
+        o=PlayedSide(),
         level=table.level,
         ended_at=None,
     )
@@ -236,7 +234,7 @@ async def my_games(request: Request, limit: int = 100) -> list[MyGame]:
     found: list[tuple[float, MyGame]] = []
     archived = await storage.games_of_client(mine, limit)
     for game in archived:
-        mark: Mark = "x" if mine in game.x_clients else "o"
+        mark: Mark = "x" if mine in game.x.clients else "o"
         summary = _summary(game, table_url(base, game.table_id))
         found.append(
             (
@@ -244,7 +242,7 @@ async def my_games(request: Request, limit: int = 100) -> list[MyGame]:
                 MyGame(
                     **summary.model_dump(),
                     mark=mark,
-                    opponent="computer" if (game.o_computer or game.x_computer) else "friend",
+                    opponent="computer" if (game.o.computer or game.x.computer) else "friend",
                     level=game.level,
                 ),
             )
