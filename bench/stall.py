@@ -33,6 +33,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -71,6 +72,7 @@ async def computer_replied(
     while True:
         message = json.loads(await ws.recv())
         if message.get("type") == "error":
+            REFUSED_BYSTANDER[str(message.get("reason") or message.get("status"))] += 1
             return False
         seen = int(message.get("version") or message.get("table", {}).get("version") or 0)
         if seen >= version + 2:
@@ -84,6 +86,11 @@ async def computer_replied(
 
 
 # -- the bystanders -------------------------------------------------------------------------------
+
+# The computer bystander's moves refused (by reason), and the computer's first moves of a game
+# (ms, seen to within 50 ms polls): printed with each phase's figures, then cleared.
+REFUSED_BYSTANDER: Counter[str] = Counter()
+FIRST_MOVES: list[float] = []
 
 
 async def bystander_at(
@@ -114,16 +121,24 @@ async def bystander_at(
 async def computer_bystander(http: httpx.AsyncClient, ws_base: str, until: float) -> list[float]:
     """Plays the computer (Ultimate, medium); the computer's reply times in ms."""
 
+    first_since: float | None = None  # since when the computer has been to move first
+
     async def turn(ws: ClientConnection, table: dict[str, Any]) -> float | None:
+        nonlocal first_since
         if not table["legal_moves"]:
+            first_since = first_since or time.perf_counter()
             await asyncio.sleep(0.05)  # the computer moves first after a rematch
             return None
+        if first_since is not None:
+            FIRST_MOVES.append((time.perf_counter() - first_since) * 1000)
+            first_since = None
         started = time.perf_counter()
         move = table["legal_moves"][len(table["record"]) % len(table["legal_moves"])]
         await ws.send(json.dumps({"type": "move", "move": move}))
-        if await computer_replied(http, ws, table["id"], table["version"]):
-            return (time.perf_counter() - started) * 1000
-        return None
+        replied = await computer_replied(http, ws, table["id"], table["version"])
+        took = (time.perf_counter() - started) * 1000
+        await asyncio.sleep(0.05)  # a brisk player, within the socket's message rate
+        return took if replied else None
 
     settings = {"variant": "ultimate", "opponent": "computer", "level": "medium"}
     return await bystander_at(http, ws_base, until, settings, turn)
@@ -204,9 +219,10 @@ class DrawFlood:
         self.counts["ticks"] += 1
         try:
             await self.offer_at_a_ready_table()
-        except httpx.HTTPError:
-            # A kept-alive connection the server closed as it was reused, say: counted.
-            self.counts["transport errors"] = self.counts.get("transport errors", 0) + 1
+        except (httpx.HTTPError, ValueError):
+            # A kept-alive connection the server closed as it was reused, or an answer that is
+            # not the table (a 503 of the server's own, say): counted.
+            self.counts["errors"] = self.counts.get("errors", 0) + 1
 
     async def offer_at_a_ready_table(self) -> None:
         for _ in range(min(LOOKS_PER_OFFER, len(self.seats))):
@@ -254,18 +270,28 @@ class DrawFlood:
         self.answers[status] = self.answers.get(status, 0) + 1
 
 
-async def cookie_flood(base: str, args: argparse.Namespace, until: float) -> dict[str, int]:
-    """Requests with a huge quoted cookie full of backslash escapes, one after another."""
-    value = '"' + '\\"' * (args.cookie_kib * 1024 // 2 - 4) + '"'
-    counts = {"requests": 0, "slowest_ms": 0}
+# What httpx's request head holds besides the cookie's value (request line, Host, Accept, ...),
+# rounded up: the head stays just within the server's 32 KB cap, so the cookie reaches the site.
+HEAD_BESIDES_THE_COOKIE = 256
+
+
+async def cookie_flood(base: str, args: argparse.Namespace, until: float) -> dict[str, Any]:
+    """Requests whose `Cookie` header is a quoted value full of backslash escapes, as large as
+    the head cap lets through (`--cookie-kib` KiB, less the rest of the head), back to back; the
+    identity middleware reads the cookies of every request (`/healthz` included)."""
+    size = args.cookie_kib * 1024 - HEAD_BESIDES_THE_COOKIE
+    value = '"' + '\\"' * (size // 2 - 2) + '"'
+    counts: dict[str, Any] = {"cookie bytes": len(value) + 2, "requests": 0, "slowest_ms": 0}
+    statuses: Counter[int] = Counter()
     async with httpx.AsyncClient(base_url=base, timeout=60) as http:
         while time.monotonic() < until:
             started = time.perf_counter()
-            await http.get("/healthz", headers={"Cookie": f"a={value}"})
+            answer = await http.get("/healthz", headers={"Cookie": f"a={value}"})
+            statuses[answer.status_code] += 1
             counts["requests"] += 1
             elapsed = round((time.perf_counter() - started) * 1000)
             counts["slowest_ms"] = max(counts["slowest_ms"], elapsed)
-    return counts
+    return {**counts, "statuses": dict(statuses)}
 
 
 async def warm_up_draws(http: httpx.AsyncClient) -> None:
@@ -286,6 +312,16 @@ def summary(name: str, values: list[float]) -> str:
         f"{name}: n {len(values)}  p50 {percentile(values, 0.5):.0f} ms  "
         f"p99 {percentile(values, 0.99):.0f} ms  max {max(values, default=float('nan')):.0f} ms"
     )
+
+
+def bystander_extras() -> str:
+    extras = (
+        f"  {summary('computer first in a game', FIRST_MOVES)};"
+        f" bystander's moves refused: {dict(REFUSED_BYSTANDER)}"
+    )
+    FIRST_MOVES.clear()
+    REFUSED_BYSTANDER.clear()
+    return extras
 
 
 def loop_summary(folder: str, start: float, end: float) -> str:
@@ -314,9 +350,12 @@ async def main(args: argparse.Namespace) -> None:
                 await bystander(http, ws_base, time.monotonic() + 3)
                 if args.scenario == "draws":
                     await warm_up_draws(http)
+                bystander_extras()  # the warm-up's figures are not counted
                 alone_from = time.monotonic()
                 alone = await bystander(http, ws_base, alone_from + args.baseline)
                 print(summary("bystander alone", alone), flush=True)
+                if args.scenario == "draws":
+                    print(bystander_extras(), flush=True)
                 print(loop_summary(folder, alone_from, time.monotonic()), flush=True)
                 if args.scenario == "draws":
                     flood = DrawFlood(http, args.rate, args.tables)
@@ -329,6 +368,8 @@ async def main(args: argparse.Namespace) -> None:
                 attack_from = time.monotonic()
                 attacked, counts = await asyncio.gather(bystander(http, ws_base, until), attack)
                 print(summary("bystander under attack", attacked))
+                if args.scenario == "draws":
+                    print(bystander_extras())
                 print(loop_summary(folder, attack_from, until))
                 print(f"attacker ({args.scenario}): {counts}")
         finally:

@@ -130,3 +130,22 @@ def test_the_computer_thinks_from_its_clock_when_the_table_has_one() -> None:
     # Short of time: never below 50 ms while it has plenty, never more than half of what is left.
     assert think_time(clocked, 300, now=159.0) == 50
     assert think_time(clocked, 300, now=159.96) == 20
+
+
+async def test_started_workers_are_warm_and_analysis_runs_nicer_than_moves() -> None:
+    import asyncio
+    import os
+
+    from tictactoe.server.table.computer import ANALYSIS_NICENESS, ComputerPlayer
+
+    computer = ComputerPlayer(workers=1, think_ms=20)
+    try:
+        await computer.start()  # as `tictactoe serve` does at start-up
+        loop = asyncio.get_running_loop()
+        move_nice = await loop.run_in_executor(computer.pool, os.nice, 0)
+        analysis_nice = await loop.run_in_executor(computer.analysis_pool, os.nice, 0)
+        assert analysis_nice >= min(19, move_nice + ANALYSIS_NICENESS) > move_nice or (
+            move_nice == 19 == analysis_nice  # a test run at the lowest priority already
+        )
+    finally:
+        computer.close()

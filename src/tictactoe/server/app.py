@@ -80,6 +80,7 @@ def create_app(
             settings.computer_think_ms,
             settings.analysis_workers,
             clock=clock,
+            judge_think_ms=settings.analysis_think_ms,
         )
         presence = SharedPresence(settings.redis_url) if settings.redis_url else None
         if presence is not None:

@@ -83,11 +83,25 @@ def _game(variant: str, size: int, line: int, record: str, start_position: str |
     return game
 
 
-def _new_pool(workers: int) -> ProcessPoolExecutor:
+# The analysis pool's workers (reviews, hints, draw judgements) run this much nicer than the
+# move pool's: on a busy machine a move at a table gets the processor before any analysis.
+ANALYSIS_NICENESS = 10
+
+
+def warm_up_nicer(niceness: int) -> None:
+    """A worker's start: lower its priority by `niceness`, then load the kernels."""
+    os.nice(niceness)
+    warm_up()
+
+
+def _new_pool(workers: int, niceness: int = 0) -> ProcessPoolExecutor:
     # spawn: forking a process that runs an event loop and database threads is unsafe.
     # Each worker loads the compiled kernels once, so no later move pays for it.
     return ProcessPoolExecutor(
-        max_workers=workers, mp_context=multiprocessing.get_context("spawn"), initializer=warm_up
+        max_workers=workers,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=warm_up_nicer,
+        initargs=(niceness,),
     )
 
 
@@ -103,8 +117,12 @@ class ComputerPlayer:
         think_ms: int = 300,
         analysis_workers: int = 1,
         clock: Callable[[], float] = time.time,
+        judge_think_ms: int = 80,
     ) -> None:
         self.workers = workers
+        # A draw offered to it is judged with an analysis's budget (a position of a review), not
+        # a move's: offers are the player's to repeat, and each new position costs a search.
+        self.judge_think_ms = judge_think_ms
         self.clock = clock  # the tables' time (its clock's budget is read on it)
         self.think_ms = think_ms  # per move, at tables without a clock
         self.analysis_workers = analysis_workers
@@ -124,7 +142,7 @@ class ComputerPlayer:
     @property
     def analysis_pool(self) -> ProcessPoolExecutor:
         if self._analysis_pool is None:
-            self._analysis_pool = _new_pool(self.analysis_workers)
+            self._analysis_pool = _new_pool(self.analysis_workers, ANALYSIS_NICENESS)
         return self._analysis_pool
 
     async def start(self) -> None:
@@ -193,7 +211,7 @@ class ComputerPlayer:
                     table.line,
                     " ".join(table.moves),
                     table.start_position,
-                    self.think_ms,
+                    self.judge_think_ms,
                 ),
             )
         except Exception as error:
