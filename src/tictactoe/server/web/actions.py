@@ -179,6 +179,7 @@ TABLE_ACTIONS = (
         "The one person at an open table (one opened by `POST /api/quick`, or public) takes it "
         "off the open list: nobody is paired with it any more. `409` (reason `seats-taken`) "
         "once someone has taken the other seat.",
+        message="stop-waiting",
     ),
 )
 # … and the people's (tagged "people").

@@ -23,7 +23,6 @@ from tictactoe.server.table.commands import (
     PlayMove,
     Refused,
     SetName,
-    StopWaiting,
 )
 from tictactoe.server.table.messages import (
     ACTIONS as ACTING_MESSAGES,
@@ -53,7 +52,6 @@ MessageLimit = Callable[[bool], float]
 _ACTIONS: dict[str, Command] = {
     **{action.message: action.command_for(None) for action in ACTIONS if action.message},
     "decline-draw": AnswerDraw(accept=False),
-    "stop-waiting": StopWaiting(),
 }
 
 
