@@ -4,23 +4,48 @@ like a person would."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 import socket
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
 from playwright.sync_api import BrowserContext, Page, WebSocketRoute, expect
+from tests.scaleout.services import ServerProcess
 
 from tictactoe.server.app import create_app
 from tictactoe.server.settings import Settings
 
 
-def client_for(tmp_path: Path, **settings: Any) -> TestClient:
+def client_for(
+    tmp_path: Path, *, raise_server_exceptions: bool = True, **settings: Any
+) -> TestClient:
     """The site in-process, on a SQLite file of its own, with these settings."""
     url = f"sqlite:///{tmp_path / 'tables.db'}"
-    return TestClient(create_app(Settings(database_url=url, **settings)))
+    app = create_app(Settings(database_url=url, **settings))
+    return TestClient(app, raise_server_exceptions=raise_server_exceptions)
+
+
+def new_table(client: TestClient, **options: Any) -> dict[str, Any]:
+    """An Ultimate table created through the API (201), with these options."""
+    created = client.post("/api/tables", json={"variant": "ultimate", **options})
+    assert created.status_code == 201, created.text
+    body: dict[str, Any] = created.json()
+    return body
+
+
+@contextlib.contextmanager
+def serving(database: str, env: dict[str, str] | None = None) -> Iterator[ServerProcess]:
+    """A real `tictactoe serve` on `database` (no Redis), removed afterwards."""
+    process = ServerProcess(database, None, env=env)
+    try:
+        process.start()
+        yield process
+    finally:
+        process.remove()
 
 
 def closed_within(connection: socket.socket, seconds: float) -> bool:

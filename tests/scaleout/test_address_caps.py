@@ -15,7 +15,7 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
-from tests.helpers import closed_within
+from tests.helpers import closed_within, serving
 from tests.scaleout.services import ServerProcess
 
 HEADER_TIMEOUT = 1.5
@@ -26,21 +26,16 @@ ATTACKER, BYSTANDER = "127.0.0.2", "127.0.0.3"
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[ServerProcess]:
-    process = ServerProcess(
+    with serving(
         "memory://",
-        None,
         env={
             "TICTACTOE_HEADER_TIMEOUT_SECONDS": str(HEADER_TIMEOUT),
             "TICTACTOE_MAX_CONNECTIONS_PER_ADDRESS": str(MOST_CONNECTIONS),
             "TICTACTOE_MAX_UNFINISHED_PER_ADDRESS": str(MOST_UNFINISHED),
             "TICTACTOE_RATE_LIMIT_EXEMPT": "127.0.0.1",
         },
-    )
-    try:
-        process.start()
+    ) as process:
         yield process
-    finally:
-        process.remove()
 
 
 def connect_from(address: str, server: ServerProcess) -> socket.socket:

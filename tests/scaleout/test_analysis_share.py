@@ -13,6 +13,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from tests.helpers import serving
 from tests.scaleout.services import ServerProcess
 
 from tictactoe import new_game
@@ -20,9 +21,8 @@ from tictactoe import new_game
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[ServerProcess]:
-    process = ServerProcess(
+    with serving(
         f"sqlite:///{tmp_path / 'tables.db'}",
-        None,
         env={
             "TICTACTOE_COMPUTER_THINK_MS": "50",
             # Slow analyses, so that the queue takes seconds to drain whatever the machine's load.
@@ -30,12 +30,8 @@ def server(tmp_path: Path) -> Iterator[ServerProcess]:
             "TICTACTOE_ANALYSIS_RATE": "1000,1000",
             "TICTACTOE_CREATE_RATE": "1000,1000",
         },
-    )
-    try:
-        process.start()
+    ) as process:
         yield process
-    finally:
-        process.remove()
 
 
 def positions(count: int) -> list[str]:

@@ -7,29 +7,18 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from starlette.testclient import TestClient, WebSocketDenialResponse
-
-from tictactoe.server.app import create_app
-from tictactoe.server.settings import Settings
+from tests.helpers import client_for, new_table
 
 EVIL = {"Origin": "https://evil.example", "Sec-Fetch-Site": "cross-site"}
 
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    settings = Settings(database_url=f"sqlite:///{tmp_path / 'tables.db'}")
-    with TestClient(create_app(settings), raise_server_exceptions=False) as client:
+    with client_for(tmp_path, raise_server_exceptions=False) as client:
         yield client
-
-
-def new_table(client: TestClient, **options: Any) -> dict[str, Any]:
-    created = client.post("/api/tables", json={"variant": "ultimate", **options})
-    assert created.status_code == 201, created.text
-    body: dict[str, Any] = created.json()
-    return body
 
 
 @pytest.mark.parametrize(

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from tests.helpers import serving
 from tests.scaleout.services import ServerProcess
 
 
@@ -22,12 +23,8 @@ def database(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def server(database: Path) -> Iterator[ServerProcess]:
-    process = ServerProcess(f"sqlite:///{database}", None)
-    try:
-        process.start()
+    with serving(f"sqlite:///{database}") as process:
         yield process
-    finally:
-        process.remove()
 
 
 def new_table(base: str) -> dict[str, str]:

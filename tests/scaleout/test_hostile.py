@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from schemathesis.checks import not_a_server_error
 from starlette.testclient import TestClient
+from tests.helpers import serving
 from tests.scaleout.services import ServerProcess
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
@@ -29,12 +30,8 @@ from tictactoe.server.settings import Settings
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     """One real `tictactoe serve` (SQLite) for the module."""
     folder = tmp_path_factory.mktemp("hostile")
-    process = ServerProcess(f"sqlite:///{folder / 'tables.db'}", None)
-    try:
-        process.start()
+    with serving(f"sqlite:///{folder / 'tables.db'}") as process:
         yield process
-    finally:
-        process.remove()
 
 
 @pytest.fixture(scope="module")

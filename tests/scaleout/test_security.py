@@ -7,24 +7,16 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from starlette.testclient import TestClient, WebSocketDenialResponse
-from tests.helpers import client_for
+from tests.helpers import client_for, new_table
 
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
     with client_for(tmp_path) as client:
         yield client
-
-
-def new_table(client: TestClient, **options: Any) -> dict[str, Any]:
-    created = client.post("/api/tables", json={"variant": "ultimate", **options})
-    assert created.status_code == 201, created.text
-    body: dict[str, Any] = created.json()
-    return body
 
 
 def test_pages_carry_a_csp_without_inline_script_and_the_usual_headers(

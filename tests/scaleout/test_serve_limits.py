@@ -13,7 +13,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from tests.helpers import closed_within
+from tests.helpers import closed_within, serving
 from tests.scaleout.services import ServerProcess
 
 HEADER_TIMEOUT = 1.5
@@ -21,19 +21,14 @@ HEADER_TIMEOUT = 1.5
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[ServerProcess]:
-    process = ServerProcess(
+    with serving(
         "memory://",
-        None,
         env={
             "TICTACTOE_HEADER_TIMEOUT_SECONDS": str(HEADER_TIMEOUT),
             "TICTACTOE_MAX_CONNECTIONS": "40",
         },
-    )
-    try:
-        process.start()
+    ) as process:
         yield process
-    finally:
-        process.remove()
 
 
 def connect(server: ServerProcess) -> socket.socket:

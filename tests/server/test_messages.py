@@ -175,3 +175,14 @@ def test_the_docs_are_generated_from_the_messages(client: TestClient) -> None:
         "docs/messages.md is out of date: "
         "uv run --frozen python -m tictactoe.server.web.message_docs > docs/messages.md"
     )
+
+
+def test_every_acting_message_has_its_command_and_http_and_socket_share_them() -> None:
+    from tictactoe.server.table.messages import ACTIONS as ACTING_MESSAGES
+    from tictactoe.server.web import actions, websocket
+
+    # `move` and `name` carry more than their type: the handler builds their commands.
+    assert set(websocket._ACTIONS) | {"move", "name"} == ACTING_MESSAGES
+    for action in actions.ACTIONS:
+        if action.message is not None:
+            assert websocket._ACTIONS[action.message] == action.command_for(None), action.path

@@ -17,7 +17,6 @@ from tictactoe.server.pubsub.presence import SharedPresence
 from tictactoe.server.settings import Settings
 from tictactoe.server.storage import DuplicateTableError, SeatRecord, Side, Storage, TableRecord
 from tictactoe.server.table.actor import Table
-from tictactoe.server.table.clock import Clock
 from tictactoe.server.table.codes import new_code
 from tictactoe.server.table.commands import Refused
 from tictactoe.server.table.computer import DEFAULT_LEVEL, ComputerPlayer
@@ -190,9 +189,8 @@ class Tables:
             clock_seconds=clock,
             clock_increment=options.clock_increment if clock is not None else 0.0,
             public=options.public,
+            tossed=options.first == "random",
         )
-        # Against the computer (or at one device) both sides are seated at once: the clock starts.
-        record = Clock(record, now).started()
         record = await self._store_new(record)
         table = self._open_table(record)
         if options.public and address is not None:

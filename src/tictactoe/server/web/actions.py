@@ -30,6 +30,7 @@ from tictactoe.server.table.commands import (
     Refused,
     Resign,
     SetName,
+    StopWaiting,
 )
 from tictactoe.server.table.names import clean_name
 from tictactoe.server.table.tokens import hash_secret
@@ -104,6 +105,7 @@ class Action:
     body: type[BaseModel] | None = None
     method: str = "POST"
     name: str | None = None  # the route's name (and so its OpenAPI operation id); else the path
+    message: str | None = None  # the WebSocket message of the same command, if it carries no more
 
     def command_for(self, body: BaseModel | None) -> Command:
         return self.command(body) if callable(self.command) else self.command
@@ -130,19 +132,21 @@ TABLE_ACTIONS = (
         body=MoveBody,
         name="play_move",
     ),
-    Action("resign", Resign(), "Resign", "Ends the game: the opponent wins."),
+    Action("resign", Resign(), "Resign", "Ends the game: the opponent wins.", message="resign"),
     Action(
         "rematch",
         AskRematch(),
         "Ask for a rematch",
         "Once both players asked (the computer always agrees), the next game starts with the "
         "marks swapped: whoever was O moves first as X. The score carries over.",
+        message="rematch",
     ),
     Action(
         "claim",
         ClaimWin(),
         "Claim the win",
         "Wins the game when the opponent has been disconnected on their turn long enough.",
+        message="claim",
     ),
     Action(
         "takeback",
@@ -152,18 +156,30 @@ TABLE_ACTIONS = (
         "moved since); the computer agrees at once. `403` (reason `takebacks-off`) when the "
         "table does not allow takebacks, `409` when there is nothing to take back or a request "
         "is pending.",
+        message="takeback",
     ),
     Action(
         "takeback/accept",
         AnswerTakeback(accept=True),
         "Agree to the other side's takeback",
         "Undoes the asker's last move: the position before it is back, as a new version.",
+        message="accept-takeback",
     ),
     Action(
         "takeback/decline",
         AnswerTakeback(accept=False),
         "Decline the other side's takeback",
         "The request is dropped and the game goes on as it was.",
+        message="decline-takeback",
+    ),
+    Action(
+        "stop-waiting",
+        StopWaiting(),
+        "Stop waiting for an opponent",
+        "The one person at an open table (one opened by `POST /api/quick`, or public) takes it "
+        "off the open list: nobody is paired with it any more. `409` (reason `seats-taken`) "
+        "once someone has taken the other seat.",
+        message="stop-waiting",
     ),
 )
 # … and the people's (tagged "people").
@@ -186,6 +202,7 @@ PEOPLE_ACTIONS = (
         "the other side's offer: the game ends drawn and the score counts it. The computer "
         "accepts only a proven draw, and says no at once otherwise.",
         name="offer_draw",
+        message="draw",
     ),
 )
 ACTIONS = TABLE_ACTIONS + PEOPLE_ACTIONS

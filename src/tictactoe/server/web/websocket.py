@@ -19,19 +19,15 @@ from tictactoe.server.storage import StorageUnavailableError
 from tictactoe.server.table.actor import Table
 from tictactoe.server.table.commands import (
     AnswerDraw,
-    AnswerTakeback,
-    AskRematch,
-    AskTakeback,
-    ClaimWin,
     Command,
-    OfferDraw,
     PlayMove,
     Refused,
-    Resign,
     SetName,
 )
 from tictactoe.server.table.messages import (
-    ACTIONS,
+    ACTIONS as ACTING_MESSAGES,
+)
+from tictactoe.server.table.messages import (
     CLIENT_MESSAGES,
     MessageId,
     ack_frame,
@@ -40,6 +36,7 @@ from tictactoe.server.table.messages import (
 )
 from tictactoe.server.table.names import clean_name
 from tictactoe.server.table.tokens import hash_secret
+from tictactoe.server.web.actions import ACTIONS
 from tictactoe.server.web.connections import Connection, Hub
 from tictactoe.server.web.identity import client_hash, site_base_url, tables_of
 
@@ -50,15 +47,10 @@ SOCKET_PATH = "/api/tables/{table_id}/ws"
 # the seconds it must wait (0.0: it may go). Each message read is counted, whatever it holds.
 MessageLimit = Callable[[bool], float]
 
-# The commands of the messages that carry nothing but their type.
+# The commands of the messages that carry nothing but their type: the HTTP action table's, and
+# turning the opponent's draw offer down (no HTTP route: playing on declines it there).
 _ACTIONS: dict[str, Command] = {
-    "resign": Resign(),
-    "rematch": AskRematch(),
-    "claim": ClaimWin(),
-    "takeback": AskTakeback(),
-    "accept-takeback": AnswerTakeback(accept=True),
-    "decline-takeback": AnswerTakeback(accept=False),
-    "draw": OfferDraw(),
+    **{action.message: action.command_for(None) for action in ACTIONS if action.message},
     "decline-draw": AnswerDraw(accept=False),
 }
 
@@ -93,7 +85,7 @@ def acts_at_table(message: Any) -> bool:
     (True, False)
     """
     kind = message.get("type") if isinstance(message, dict) else None
-    return isinstance(kind, str) and kind in ACTIONS
+    return isinstance(kind, str) and kind in ACTING_MESSAGES
 
 
 def _refusal(message: Any, error: ValidationError) -> Refused:
@@ -120,6 +112,9 @@ def message_id(value: Any) -> MessageId | None:
 
 class TableSocket:
     """One client's session at a table: who they are, and what their messages do."""
+
+    # One a socket.
+    __slots__ = ("connection", "hub", "limit", "max_message_bytes", "table")
 
     def __init__(
         self,
