@@ -116,7 +116,7 @@ def test_no_script_over_400_lines(path: Path) -> None:
 # A table's decisions, pure like the rules library: no asyncio, no storage behind the records,
 # no pub/sub, no web framework, no async functions (see server/table/decision.py).
 PURE = ("decision", "commands", "events", "seats", "game", "rematch", "claim", "takeback", "clock")
-PURE += ("resign", "draw", "reasons")
+PURE += ("resign", "draw", "reasons", "lobby")
 PURE_MAY_IMPORT = {"__future__", "collections.abc", "dataclasses", "hmac", "typing", "tictactoe"}
 RECORDS = {"GameRecord", "MoveRecord", "SeatRecord", "Side", "TableRecord", "TakenBack"}
 RECORDS |= {"Mark", "MARKS"}

@@ -6,6 +6,7 @@ its pages side by side in one browser."""
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from typing import Any
@@ -236,3 +237,32 @@ def test_one_device_names_the_sides_and_a_spectator_is_told_they_watch(
     visitor.goto(full["url"])
     expect(visitor.locator("[data-watching]")).to_be_visible()
     expect(visitor.locator("[data-notice]")).to_have_text("You are watching this table.")
+
+
+def test_cancel_leaves_the_quick_pairing_queue_on_the_server(new_context: NewContext) -> None:
+    context = new_context(**phone(360))
+    first = context.new_page()
+    first.goto("/?variant=standard&size=4&line=3")
+    first.locator("[data-start=someone]").click()
+    first.wait_for_url("**/t/*")
+    table_url = first.url
+    # The same person has the table open in another tab too: still "here" after Cancel, so only
+    # the server's own answer can keep a stranger from being paired with them.
+    other_tab = context.new_page()
+    other_tab.goto(table_url)
+    expect(other_tab.locator("[data-looking]")).to_be_visible()
+    first.locator("[data-cancel]").tap()
+    first.wait_for_url(re.compile(r"://[^/]+/$"))  # home
+    expect(first.locator("[data-start=someone]")).to_be_visible()
+    table = context.request.get(table_url.replace("/t/", "/api/tables/")).json()
+    assert table["public"] is False and table["record"] == ""
+    stranger = new_context(**phone(360)).new_page()
+    stranger.goto("/?variant=standard&size=4&line=3")
+    stranger.locator("[data-start=someone]").click()
+    stranger.wait_for_url("**/t/*")
+    assert stranger.url != table_url
+    expect(stranger.locator("[data-looking]")).to_be_visible()
+    # The cancelled table is nobody's open table any more: its other seat is still free.
+    expect(other_tab.locator("[data-looking]")).to_be_hidden()
+    table = context.request.get(table_url.replace("/t/", "/api/tables/")).json()
+    assert [seat["taken"] for seat in table["seats"].values()].count(True) == 1

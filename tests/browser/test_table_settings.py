@@ -103,6 +103,11 @@ def test_a_game_on_the_clock_is_lost_on_time(new_context: NewContext) -> None:
     bob = join(new_context(), alice.url)
     clock = alice.locator("[data-clock=x]")
     expect(clock).to_be_visible()
+    # Each side's first move is free: the clock waits until both have moved once.
+    expect(clock).to_have_attribute("data-running", "")
+    alice.locator("[data-board] [data-move=b2]").click()
+    expect(clock).to_have_attribute("data-running", "")
+    bob.locator("[data-board] [data-move=a1]").click()
     expect(clock).to_have_attribute("data-running", "true")
     before = clock.inner_text()
     expect(clock).not_to_have_text(before)  # it ticks on the page

@@ -11,6 +11,8 @@ from typing import Any
 from playwright.sync_api import BrowserContext, Page, Response, expect
 from tests.helpers import RoutedSocket, create_table, join
 
+from tictactoe.server.web.templating import LANGUAGES
+
 NewContext = Callable[..., BrowserContext]
 
 MARKED = "[data-board] [data-mark=x], [data-board] [data-mark=o]"
@@ -154,27 +156,35 @@ def test_friends_play_a_full_4x4_game_and_the_rematch_swaps_who_starts(
     expect(alice.locator("[data-player=x] [data-wins]")).to_have_text(str(alice_wins))
 
 
-def test_the_table_page_is_light_and_loads_nothing_from_elsewhere(
+def test_the_table_page_is_light_and_loads_nothing_from_elsewhere_in_every_language(
     new_context: NewContext, base_url: str
 ) -> None:
     creator = create_table(new_context(), variant="ultimate")
-    visitor = new_context().new_page()
-    responses: list[Response] = []
-    visitor.on("response", lambda response: responses.append(response))
-    visitor.goto(creator.url)
-    expect(visitor.locator("[data-board] button[data-move]")).to_have_count(81)
-    visitor.wait_for_load_state("networkidle")
-    assert responses
-    assert all(response.url.startswith(base_url) for response in responses)
-    # Bytes as sent (scripts and styles come gzipped); bench/page_weight.py prints them per file.
-    sizes = {
-        response.url: response.request.sizes()["responseBodySize"]
-        for response in responses
-        if response.request.resource_type in ("document", "stylesheet", "script")
-    }
-    assert any(url.endswith(".css") or ".css?" in url for url in sizes), sizes
-    assert any("/table_connection.js" in url for url in sizes), "the page's modules were not seen"
-    assert sum(sizes.values()) <= 60 * 1024, sizes
+    weights: dict[str, int] = {}
+    for language in LANGUAGES:
+        # A new visitor each time: nothing comes from the cache of the language before.
+        visitor = new_context().new_page()
+        responses: list[Response] = []
+        visitor.on("response", lambda response, kept=responses: kept.append(response))
+        visitor.goto(f"{creator.url}?lang={language}")
+        expect(visitor.locator("html")).to_have_attribute("lang", re.compile(f"^{language}"))
+        expect(visitor.locator("[data-board] button[data-move]")).to_have_count(81)
+        visitor.wait_for_load_state("networkidle")
+        assert responses
+        assert all(response.url.startswith(base_url) for response in responses)
+        # Bytes as sent (scripts and styles come gzipped); bench/page_weight.py prints them per
+        # file.
+        sizes = {
+            response.url: response.request.sizes()["responseBodySize"]
+            for response in responses
+            if response.request.resource_type in ("document", "stylesheet", "script")
+        }
+        assert any(url.endswith(".css") or ".css?" in url for url in sizes), sizes
+        assert any("/table_connection.js" in url for url in sizes), "the modules were not seen"
+        assert any(f"/strings/{language}/table.js" in url for url in sizes), sizes
+        weights[language] = sum(sizes.values())
+        visitor.context.close()
+    assert max(weights.values()) <= 60 * 1024, weights
 
 
 def test_the_tab_title_says_when_it_becomes_your_turn_while_the_tab_is_hidden(

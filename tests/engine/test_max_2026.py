@@ -70,3 +70,12 @@ def test_it_keeps_its_own_tree_apart_from_max() -> None:
 def test_standard_boards_are_refused() -> None:
     with pytest.raises(ValueError, match="Ultimate only"):
         max_2026.max_2026_move(tictactoe.new_game("standard", size=3))
+
+
+def test_a_finished_game_is_refused() -> None:
+    won = tictactoe.Game.from_record("ultimate", "")
+    rng = random.Random(2)
+    while not won.is_over:
+        won = won.play(rng.choice(won.legal_moves()))
+    with pytest.raises(ValueError, match="over"):
+        max_2026.max_2026_move(won, seed=1, iterations=100)

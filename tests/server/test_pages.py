@@ -3,11 +3,11 @@ badge, footer with version and commit), the home form's fields, and the table pa
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
 from starlette.testclient import TestClient
+from tests.server.script_strings import page_strings
 
 from tictactoe.server.web import templating
 from tictactoe.server.web.templating import LANGUAGES, STATIC_DIR, language_tag
@@ -116,13 +116,6 @@ def test_the_language_menu_keeps_the_pages_other_choices(client: TestClient) -> 
     assert 'href="?variant=ultimate&amp;opponent=computer&amp;lang=cs" lang="cs"' in html
 
 
-def page_strings(html: str) -> dict[str, str]:
-    found = re.search(r'<script type="application/json" id="strings">(.*?)</script>', html, re.S)
-    assert found, "no strings blob"
-    strings: dict[str, str] = json.loads(found.group(1))
-    return strings
-
-
 def script_keys(name: str) -> set[str]:
     """The English keys a script asks `t()` for, with the board phrases spelled out."""
     source = (STATIC_DIR / name).read_text()
@@ -139,8 +132,8 @@ def script_keys(name: str) -> set[str]:
 
 def test_every_string_the_scripts_show_comes_translated_with_the_page(client: TestClient) -> None:
     created = client.post("/api/tables", json={"variant": "ultimate"}).json()
-    table_strings = page_strings(client.get(f"/t/{created['id']}?lang=fi").text)
+    table_strings = page_strings(client, client.get(f"/t/{created['id']}?lang=fi").text)
     assert script_keys("table.js") - set(table_strings) == set()
     assert "must play in the top-right board" in table_strings
-    home_strings = page_strings(client.get("/?lang=fi").text)
+    home_strings = page_strings(client, client.get("/?lang=fi").text)
     assert script_keys("home.js") - set(home_strings) == set()

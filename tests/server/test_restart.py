@@ -24,7 +24,10 @@ def free_port() -> int:
 
 
 @contextmanager
-def serve(database: Path, port: int) -> Iterator[subprocess.Popen[bytes]]:
+def serve(database: Path, port: int, log: Path | None = None) -> Iterator[subprocess.Popen[bytes]]:
+    """`tictactoe serve` on the SQLite file `database`; what it prints is piped, or written to
+    `log` (a server answering hundreds of requests fills a pipe nobody reads, and then waits)."""
+    output = log.open("ab") if log is not None else None
     process = subprocess.Popen(
         [
             sys.executable,
@@ -36,25 +39,29 @@ def serve(database: Path, port: int) -> Iterator[subprocess.Popen[bytes]]:
             "--database",
             f"sqlite:///{database}",
         ],
-        stdout=subprocess.PIPE,
+        stdout=output or subprocess.PIPE,
         stderr=subprocess.STDOUT,
     )
     try:
-        deadline = time.monotonic() + 30
+        # Generous: a start after SIGKILL recovers the WAL, and both cores may be busy.
+        deadline = time.monotonic() + 120
         while True:
             try:
                 httpx.get(f"http://127.0.0.1:{port}/openapi.json", timeout=1).raise_for_status()
                 break
             except httpx.HTTPError:
                 if process.poll() is not None or time.monotonic() > deadline:
-                    output = process.stdout.read() if process.stdout else b""
-                    raise AssertionError(f"the server did not start:\n{output.decode()}") from None
+                    said = log.read_bytes() if log is not None else b""
+                    said += process.stdout.read() if process.stdout else b""
+                    raise AssertionError(f"the server did not start:\n{said.decode()}") from None
                 time.sleep(0.1)
         yield process
     finally:
         if process.poll() is None:
             process.kill()
         process.wait(timeout=10)
+        if output is not None:
+            output.close()
 
 
 def test_sigkill_mid_game_loses_no_committed_move(tmp_path: Path) -> None:
@@ -98,27 +105,38 @@ def test_the_clock_survives_a_restart_and_a_time_out_while_down_ends_the_game(
     database, port = tmp_path / "tables.db", free_port()
     base = f"http://127.0.0.1:{port}"
 
-    def clocked_table(minutes: float) -> tuple[str, dict[str, object]]:
-        body = {"variant": "standard", "clock_minutes": minutes}
-        created = httpx.post(f"{base}/api/tables", json=body).json()
-        table_url = f"{base}/api/tables/{created['id']}"
-        httpx.post(f"{table_url}/seats")
+    def play(table_url: str, token: str, move: str) -> dict[str, object]:
         moved = httpx.post(
-            f"{table_url}/moves",
-            json={"move": "b2"},
-            headers={"Authorization": f"Bearer {created['token']}"},
+            f"{table_url}/moves", json={"move": move}, headers={"Authorization": f"Bearer {token}"}
         )
         assert moved.status_code == 200, moved.text
-        return table_url, moved.json()
+        table: dict[str, object] = moved.json()
+        return table
 
-    def o_to_move(minutes: float) -> str:
-        """A table that starts with O to move (X's b2 already played): only O's clock ever runs,
-        so however slowly this machine answers, X cannot run out first."""
-        body = {"variant": "standard", "clock_minutes": minutes, "position": ".../.x./... o"}
+    def seated(body: dict[str, object]) -> tuple[str, str, str]:
+        """A new table with both seats taken: its URL, X's seat token and O's."""
         created = httpx.post(f"{base}/api/tables", json=body)
         assert created.status_code == 201, created.text
         table_url = f"{base}/api/tables/{created.json()['id']}"
-        assert httpx.post(f"{table_url}/seats").status_code == 200  # both seated: O's clock runs
+        joined = httpx.post(f"{table_url}/seats")
+        assert joined.status_code == 200, joined.text
+        tokens = {answer.json()["seat"]: answer.json()["token"] for answer in (created, joined)}
+        return table_url, tokens["x"], tokens["o"]
+
+    def clocked_table(minutes: float) -> tuple[str, dict[str, object]]:
+        """X's clock running: each side has made its first move (free), X is to move."""
+        table_url, x, o = seated({"variant": "standard", "clock_minutes": minutes})
+        play(table_url, x, "b2")
+        return table_url, play(table_url, o, "a1")
+
+    def o_to_move(minutes: float) -> str:
+        """A table that starts with O to move (X's b2 already played); once both have made their
+        first move here, O is to move again: only O's clock ever runs, so however slowly this
+        machine answers, X cannot run out first."""
+        body = {"variant": "standard", "clock_minutes": minutes, "position": ".../.x./... o"}
+        table_url, x, o = seated(body)
+        play(table_url, o, "a1")
+        play(table_url, x, "c3")  # each side has moved once: O's clock runs
         return table_url
 
     with serve(database, port) as server:
@@ -135,10 +153,10 @@ def test_the_clock_survives_a_restart_and_a_time_out_while_down_ends_the_game(
         down = time.time() - killed_at
         long_after = httpx.get(long_url).json()
         short_after = httpx.get(short_url).json()
-    # O's clock kept running while no process was up, and runs on now; X's is as it was.
+    # X's clock kept running while no process was up, and runs on now; O's is as it was.
     clock_before: dict[str, float] = long_before["clock"]  # type: ignore[assignment]
-    assert long_after["clock"]["running"] == "o" and long_after["result"] is None
-    assert long_after["clock"]["o"] <= clock_before["o"] - down + 0.05
-    assert long_after["clock"]["x"] == clock_before["x"]
+    assert long_after["clock"]["running"] == "x" and long_after["result"] is None
+    assert long_after["clock"]["x"] <= clock_before["x"] - down + 0.05
+    assert long_after["clock"]["o"] == clock_before["o"]
     assert short_after["result"] == "x" and short_after["ended_by"] == "time"
     assert short_after["clock"]["o"] == 0

@@ -146,6 +146,7 @@ async def test_table_settings_clock_and_teammates_load_back_equal(storage: Stora
             rematch=True,
         ),
         o=Side(mates=(SeatRecord("8" * 64, "9" * 64),), time_left=4.5, score=1),
+        tossed=True,
     )
     await storage.create(table)
     assert await storage.load(table.id) == table

@@ -188,33 +188,66 @@ def app(clocked_app: FastAPI) -> FastAPI:
     return clocked_app
 
 
-def test_the_clock_runs_for_the_side_to_move_and_adds_the_increment(
+def test_each_sides_first_move_is_free_and_then_the_clock_runs_with_the_increment(
     new_players: Any, clock: TestClock
 ) -> None:
     players = new_players(first="me", clock_minutes=1, clock_increment=2)
     start = players.table()["clock"]
-    assert start["running"] == "x" and start["seconds"] == 60 and start["increment"] == 2
+    assert start["running"] is None and start["seconds"] == 60 and start["increment"] == 2
+    clock.advance(5)  # X thinks over the first move: not charged, no increment
+    first = players.play("e5")["clock"]
+    assert first["running"] is None and first["x"] == 60 and first["o"] == 60
+    clock.advance(7)  # O's first move: free too; now X's clock runs
+    second = players.play("e4")["clock"]
+    assert second["running"] == "x" and second["x"] == 60 and second["o"] == 60
     clock.advance(0.3)
-    after = players.play("e5")["clock"]
-    assert after["x"] == pytest.approx(61.7)  # 60 − 0.3 s thought + 2 s
-    assert after["running"] == "o" and after["o"] == 60
+    third = players.play("e2")["clock"]
+    assert third["x"] == pytest.approx(61.7)  # 60 − 0.3 s thought + 2 s
+    assert third["running"] == "o" and third["o"] == 60
 
 
-def test_the_clock_starts_only_when_both_sides_are_seated(client: TestClient) -> None:
+def test_the_clock_waits_for_both_seats_and_both_first_moves(client: TestClient) -> None:
     created = client.post("/api/tables", json={"variant": "standard", "clock_minutes": 1}).json()
     url = f"/api/tables/{created['id']}"
     assert client.get(url).json()["clock"]["running"] is None
     join(client, created["id"])
-    assert client.get(url).json()["clock"]["running"] == "x"
+    assert client.get(url).json()["clock"]["running"] is None
+
+
+def test_no_move_before_the_other_seat_is_taken(client: TestClient) -> None:
+    created = client.post("/api/tables", json={"variant": "standard", "first": "me"}).json()
+    answer = client.post(
+        f"/api/tables/{created['id']}/moves", json={"move": "b2"}, headers=bearer(created["token"])
+    )
+    assert answer.status_code == 409 and answer.json()["reason"] == "no-opponent"
+    before = client.get(f"/api/tables/{created['id']}").json()
+    assert before["record"] == ""
+    join(client, created["id"])
+    after = client.post(
+        f"/api/tables/{created['id']}/moves", json={"move": "b2"}, headers=bearer(created["token"])
+    )
+    assert after.status_code == 200 and after.json()["record"] == "b2"
+
+
+def test_tables_played_alone_need_no_second_person(client: TestClient) -> None:
+    for opponent in ("computer", "here"):
+        body = {"variant": "standard", "first": "me", "opponent": opponent, "level": "novice"}
+        created = client.post("/api/tables", json=body).json()
+        answer = client.post(
+            f"/api/tables/{created['id']}/moves",
+            json={"move": "b2"},
+            headers=bearer(created["token"]),
+        )
+        assert answer.status_code == 200, (opponent, answer.text)
 
 
 def test_time_out_ends_the_game_and_a_later_move_is_refused(
     new_players: Any, clock: TestClock
 ) -> None:
     players = new_players(first="me", variant="standard", clock_minutes=1)
-    players.play("b2")
+    players.play("b2 a1 c3")
     clock.advance(61)
-    answer = players.move("o", "a1")
+    answer = players.move("o", "a2")
     assert answer.status_code == 422 and answer.json()["reason"] == "game-over"
     table = players.table()
     assert table["result"] == "x" and table["ended_by"] == "time"
@@ -228,6 +261,7 @@ def test_the_server_ends_a_game_on_time_without_being_asked(
     # 0.6 s on the clock: the table's timer fires then (real time), and by the test's clock the
     # time has run out by then (moved on at once), whenever the timer gets to run.
     players = new_players(first="me", variant="standard", clock_minutes=0.01)
+    players.play("b2 a1")
     clock.advance(1)
     with players.client.websocket_connect(socket_url(players, "o")) as o:
         table = table_frame(o, lambda t: t["result"] is not None)
@@ -236,7 +270,7 @@ def test_the_server_ends_a_game_on_time_without_being_asked(
 
 def test_the_clock_survives_a_reconnect(new_players: Any, clock: TestClock) -> None:
     players = new_players(first="me", clock_minutes=1)
-    players.play("e5")
+    players.play("e5 e4 e2")
     with players.client.websocket_connect(socket_url(players, "o")) as o:
         first = table_frame(o)["clock"]
     clock.advance(0.6)
@@ -331,13 +365,14 @@ def test_reactions_are_a_fixed_set_for_players_only_and_rate_limited(players: An
 
 def test_a_rematch_on_the_clock_starts_with_full_time(new_players: Any, clock: TestClock) -> None:
     players = new_players(first="me", variant="standard", clock_minutes=0.01, clock_increment=1)
-    players.play("b2")
+    players.play("b2 a1 c3")
     clock.advance(0.8)
     assert players.table()["ended_by"] == "time"
     players.post("x", "rematch")
     table = players.post("o", "rematch").json()
     assert table["game"] == 2 and table["result"] is None
-    assert table["clock"]["running"] == "x"
+    # Full time for both, untouched until each side has made its first move of the new game.
+    assert table["clock"]["running"] is None
     assert table["clock"]["x"] == 0.6 and table["clock"]["o"] == 0.6
 
 
@@ -345,12 +380,25 @@ def test_a_takeback_charges_the_time_used_and_gives_the_clock_back_to_the_asker(
     new_players: Any, clock: TestClock
 ) -> None:
     players = new_players(first="me", takebacks=True, clock_minutes=1)
-    players.play("e5")
+    players.play("e5 e4 e2")
     players.post("x", "takeback")
     clock.advance(0.3)
     table = players.post("o", "takeback/accept").json()
     assert table["clock"]["running"] == "x" and table["turn"] == "x"
     assert table["clock"]["o"] == pytest.approx(59.7)  # O's clock ran while the request was open
+
+
+def test_a_takeback_to_before_the_first_moves_stops_the_clock_again(
+    new_players: Any, clock: TestClock
+) -> None:
+    players = new_players(first="me", takebacks=True, clock_minutes=1)
+    players.play("e5 e4")
+    assert players.table()["clock"]["running"] == "x"
+    players.post("o", "takeback")
+    clock.advance(0.5)
+    table = players.post("x", "takeback/accept").json()
+    assert table["record"] == "e5" and table["clock"]["running"] is None
+    assert table["clock"]["x"] == pytest.approx(59.5)  # X's clock ran while the request was open
 
 
 # -- the home form without JavaScript -------------------------------------------------------------

@@ -119,7 +119,7 @@ def test_every_plural_message_has_all_the_forms_of_its_language(language: str) -
 def test_a_number_before_an_english_plural_noun_is_a_plural_message() -> None:
     """'%(n)s moves' or 'moves: %(n)s' as a plain message would read '1 moves' or, in Czech,
     'tahů: 1'; a count must go through ngettext so each language gets its forms."""
-    words = "mark|cell|move|board|text|marks|expected|turn"  # placeholders that are no number
+    words = "mark|cell|move|board|text|marks|expected|turn|name"  # placeholders that are no number
     number = rf"(?:%\((?!(?:{words})\))\w+\)s|\{{(?!(?:{words})\}})\w+\}})"
     counted = re.compile(rf"{number} [a-z]{{2,}}s\b|\b[a-z]+s: {number}")
     singular = [

@@ -12,6 +12,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import numpy as np
 
@@ -50,6 +51,24 @@ class KeptTree:
             self._moves, self._tree = game.moves, keep.tree
         finally:
             self._lock.release()
+
+    def search(
+        self,
+        game: Game,
+        state: np.ndarray,
+        deadline: float,
+        *,
+        compact: bool,
+        seed: int,
+        **settings: Any,
+    ) -> us.SearchResult:
+        """A search of `game` (kernel `state`) until `deadline` that continues the kept tree
+        (`holding`) and leaves its own for the next move; `settings` are keywords of
+        `ultimate_search.search`."""
+        with self.holding(game, state, deadline, compact=compact) as keep:
+            result = us.search(state, deadline=deadline, seed=seed, tree=keep.tree, **settings)
+            keep.tree = result.tree
+        return result
 
     def _continue(
         self, game: Game, state: np.ndarray, deadline: float, compact: bool

@@ -57,9 +57,7 @@ def max_2026_move(
     started = time.perf_counter()
     if game.variant != "ultimate":
         raise ValueError(f"{NAME} plays Ultimate only")
-    if game.is_over:
-        raise ValueError("the game is over: there is no move to make")
-    moves = game.legal_moves()
+    moves = game.legal_moves()  # none once the game is over: the search refuses it then
     if len(moves) == 1:
         return moves[0]
     state = ultimate_state(game)
@@ -71,11 +69,7 @@ def max_2026_move(
             result = us.search(state, iterations=iterations, seed=search_seed, **SETTINGS)
         else:
             deadline = started + think_ms / 1000
-            with _kept.holding(game, state, deadline, compact=True) as keep:
-                result = us.search(
-                    state, deadline=deadline, seed=search_seed, tree=keep.tree, **SETTINGS
-                )
-                keep.tree = result.tree
+            result = _kept.search(game, state, deadline, compact=True, seed=search_seed, **SETTINGS)
     finally:
         vn.use_weights(shipped)
     return ultimate_cell_name(result.cell)

@@ -150,13 +150,9 @@ def _max_search(
     if seed is not None:
         budget = max(1, int(think_ms * iterations_per_ms()))
         return us.search(state, iterations=budget, seed=search_seed, value_mix=value_mix, **options)
-    with (kept or _kept["max"]).holding(game, state, deadline, compact=True) as keep:
-        tree = keep.tree
-        result = us.search(
-            state, deadline=deadline, seed=search_seed, tree=tree, value_mix=value_mix, **options
-        )
-        keep.tree = result.tree
-    return result
+    return (kept or _kept["max"]).search(
+        game, state, deadline, compact=True, seed=search_seed, value_mix=value_mix, **options
+    )
 
 
 def baseline_move(game: Game, think_ms: int = 100, seed: int | None = None) -> str:
@@ -177,12 +173,9 @@ def baseline_move(game: Game, think_ms: int = 100, seed: int | None = None) -> s
         result = us.search(state, iterations=budget, seed=search_seed, solver=us.SOLVER_FIRST)
     else:
         deadline = started + think_ms / 1000
-        with _kept["baseline"].holding(game, state, deadline, compact=False) as keep:
-            tree = keep.tree
-            result = us.search(
-                state, deadline=deadline, seed=search_seed, tree=tree, solver=us.SOLVER_FIRST
-            )
-            keep.tree = result.tree
+        result = _kept["baseline"].search(
+            game, state, deadline, compact=False, seed=search_seed, solver=us.SOLVER_FIRST
+        )
     return ultimate_cell_name(result.cell)
 
 

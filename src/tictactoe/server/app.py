@@ -42,6 +42,7 @@ from tictactoe.server.web import (
     api,
     levels_api,
     message_docs,
+    page_strings,
     people_api,
     review_api,
     review_pages,
@@ -146,6 +147,7 @@ def create_app(
     app.include_router(people_api.router)
     app.include_router(review_api.router, prefix="/api")
     app.include_router(share.router)
+    app.include_router(page_strings.router)
     app.include_router(review_pages.router)
     app.include_router(message_docs.router)
     app.include_router(puzzle_api.router, prefix="/api")

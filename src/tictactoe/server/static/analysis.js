@@ -19,11 +19,47 @@ const bestEl = page.querySelector("[data-best-move-text]");
 
 let steps = data.steps;
 let moves = data.record ? data.record.split(" ") : [];
-let ply = steps.length - 1;
+// Opened from a review at one move (`&ply=`): the whole game is here, shown at that move.
+const asked = Number.parseInt(new URLSearchParams(window.location.search).get("ply") ?? "", 10);
+let ply = Number.isInteger(asked) && asked >= 0 && asked < steps.length ? asked : steps.length - 1;
 let busy = false;
 let showBest = false;
 const evaluations = new Map(); // position code → the computer's evaluation, once asked
 const board = new Board(page.querySelector("[data-board]"), { onPlay: (move) => play(move) });
+const evaluationEls = {
+  root: page.querySelector("[data-evaluation]"), bar: page.querySelector("[data-evaluation-bar]"),
+  fill: page.querySelector("[data-evaluation-fill]"), text: page.querySelector("[data-evaluation-text]"),
+};
+let evaluateTimer = null;
+
+// What the computer thinks of the position shown: a bar leaning to the side it prefers and a few
+// words, asked for shortly after a step (so that running through the moves asks only at the end).
+function renderEvaluation(step) {
+  const { root, bar, fill, text } = evaluationEls;
+  clearTimeout(evaluateTimer);
+  if (step.result) {
+    root.hidden = true;
+    return;
+  }
+  root.hidden = false;
+  const evaluation = evaluations.get(step.position);
+  if (!evaluation) {
+    root.dataset.state = "asking";
+    text.textContent = "…";
+    if (!evaluations.has(step.position)) evaluateTimer = setTimeout(() => askComputer(step.position), 250);
+    return;
+  }
+  const score = Math.max(-1, Math.min(1, evaluation.score));
+  const leader = score > 0 ? "X" : "O";
+  const words = evaluation.proven === "draw" ? t("With best play the game is a draw.")
+    : evaluation.proven ? t("{mark} wins with best play", { mark: evaluation.proven.toUpperCase() })
+    : Math.abs(score) < 0.1 ? t("Even position") : t("{mark} is better", { mark: leader });
+  root.dataset.state = "shown";
+  fill.style.width = `${((score + 1) / 2) * 100}%`;
+  bar.setAttribute("aria-valuenow", score.toFixed(2));
+  bar.setAttribute("aria-valuetext", words);
+  text.textContent = words;
+}
 
 function go(next) {
   ply = Math.max(0, Math.min(steps.length - 1, next));
@@ -38,6 +74,7 @@ function render() {
   bestEl.textContent = evaluation?.best_move
     ? t("The computer would play {cell}", { cell: evaluation.best_move }) : "";
   if (showBest && !step.result && !evaluations.has(step.position)) askComputer(step.position);
+  renderEvaluation(step);
   statusEl.textContent = stepStatus(step, data.variant);
   positionEl.value = step.position;
   recordEl.value = moves.slice(0, ply).join(" ");
@@ -58,8 +95,9 @@ function render() {
 
 // The computer's move in a position, asked once per position and kept.
 async function askComputer(position) {
+  if (evaluations.has(position)) return;
   evaluations.set(position, null);
-  bestEl.textContent = t("The computer is looking at the game…");
+  if (showBest) bestEl.textContent = t("The computer is looking at the game…");
   try {
     const response = await fetch("/api/positions/evaluation", {
       method: "POST",
@@ -71,7 +109,9 @@ async function askComputer(position) {
     render();
   } catch {
     evaluations.delete(position);
-    bestEl.textContent = t("The computer's analysis is not available right now.");
+    const unavailable = t("The computer's analysis is not available right now.");
+    if (showBest) bestEl.textContent = unavailable;
+    if (steps[ply].position === position) evaluationEls.text.textContent = unavailable;
   }
 }
 

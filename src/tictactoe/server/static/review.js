@@ -55,8 +55,8 @@ function render() {
   page.dataset.ply = String(ply);
   plyEl.textContent = t("Move {n} of {total}", { n: ply, total: last });
   positionEl.value = step.position;
-  const record = game.moves.slice(0, ply).join(" ");
-  const query = new URLSearchParams({ variant: game.variant, record });
+  // The whole game goes to the analysis board, opened at this move: Forward still has the rest.
+  const query = new URLSearchParams({ variant: game.variant, record: game.moves.join(" "), ply: String(ply) });
   if (game.variant === "standard") { query.set("size", game.size); query.set("line", game.line); }
   if (game.start_position) query.set("position", game.start_position);
   analysisLink.href = `/analysis?${query}`;

@@ -1,7 +1,8 @@
-// The page's translated strings: a JSON blob the template renders from the same catalogs as the
-// HTML, keyed by the English source text. `t("{mark} to move", {mark: "X"})` fills placeholders.
+// The page's translated strings, rendered from the same catalogs as the HTML and keyed by the English
+// source text: a JSON blob in the page, or (the table page) `self.pageStrings`, set by a script of
+// their own that runs before the modules. `t("{mark} to move", {mark: "X"})` fills placeholders.
 const blob = document.getElementById("strings");
-const strings = blob ? JSON.parse(blob.textContent) : {};
+const strings = blob ? JSON.parse(blob.textContent) : (self.pageStrings ?? {});
 
 // On a right-to-left page every filled-in value (a mark, a cell name, a number, a name) is wrapped
 // in Unicode isolates (FSI … PDI), so that "X", "e5" or "+2" keep their own direction and do not

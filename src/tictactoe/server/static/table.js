@@ -9,7 +9,7 @@ import { Connection } from "./table_connection.js";
 import { Company } from "./table_company.js";
 import { Clocks, renderPlayers, renderStrips } from "./table_people.js";
 import {
-  computerThinking, errorText, freeSeat, isOver, isPlayerSeat, moveText, outcome, pendingText, settingsText,
+  aboutOpponent, computerThinking, errorText, freeSeat, isOver, isPlayerSeat, moveText, outcome, pendingText, settingsText,
   statusText, waitingText,
 } from "./table_text.js";
 
@@ -106,6 +106,8 @@ function react(events, next) {
       if (friend) notice(t("You play {mark} this game.", { mark: seat.toUpperCase() }));
     } else if (event.type === "seat-taken" && friend && !next.teams && event.mark === other(seat)) {
       opponentArrived(next);
+    } else if (event.type === "seat-taken" && friend && event.mark === seat && tossText(next)) {
+      notice(tossText(next)); // just sat down at a table whose first game a coin decided
     } else if (event.type === "taken-back") {
       spoken = t("Move taken back. {status}", { status: statusText(next, seat) });
       turnSound = true;
@@ -113,10 +115,10 @@ function react(events, next) {
     } else if (event.type === "takeback-asked" && mine(event)) {
       clearNotice(); // a new question: the old answer goes
     } else if (event.type === "takeback-declined" && theirs(event)) {
-      spoken = t("Your opponent declined the takeback.");
+      spoken = aboutOpponent(next, seat, "Your opponent declined the takeback.", "{name} declined the takeback.");
       notice(spoken);
     } else if (event.type === "draw-declined" && theirs(event)) {
-      notice(t("Your opponent declined the draw."));
+      notice(aboutOpponent(next, seat, "Your opponent declined the draw.", "{name} declined the draw."));
     } else if (event.type === "draw-lapsed" && mine(event) && movedBy === other(seat) && !isOver(next)) {
       lapsed = t("Your opponent played on: your draw offer lapsed.");
     } else if (event.type === "takeback-lapsed" && mine(event) && movedBy === other(seat)) {
@@ -131,11 +133,13 @@ function react(events, next) {
 // ---- drawing ------------------------------------------------------------------------------------
 
 // A friend's table plays once both seats are taken: until then the link to send lies over the board.
-const waitingForFriend = (tbl) => tbl.opponent === "friend" && !tbl.teams && Boolean(freeSeat(tbl)) && !isOver(tbl);
+// Nobody in the other seat yet: the server takes no move (`no-opponent`), teams included.
+const seatFree = (tbl) => tbl.opponent === "friend" && Boolean(freeSeat(tbl)) && !isOver(tbl);
+const waitingForFriend = (tbl) => seatFree(tbl) && !tbl.teams;
 
 function render(tbl) {
   const myTurn = !isOver(tbl) && isPlayerSeat(seat) && tbl.turn === seat;
-  const canPlay = myTurn && !connection.outgoing && connection.connected && !waitingForFriend(tbl);
+  const canPlay = myTurn && !connection.outgoing && connection.connected && !seatFree(tbl);
   board.render(tbl, { legal: canPlay ? tbl.legal_moves : [] });
   // Your mark at once, drawn pending until the server has it.
   const pending = connection.outgoing && board.cells.get(connection.outgoing.move);
@@ -251,18 +255,31 @@ function revealBar() {
   barShown = shown;
 }
 
-// A visitor at a full table is told they watch.
+// A visitor at a full table is told they watch; a player, who won the coin toss.
 function firstSight(next) {
   if (seat === "spectator" && !freeSeat(next) && next.opponent === "friend") notice(t("You are watching this table."));
+  else if (tossText(next)) notice(tossText(next));
 }
 
-// The opponent taking the free seat: a sound, the tab's title, a line for screen readers.
+// The opponent taking the free seat: a sound, the tab's title, a line for screen readers (and,
+// at the start of a first game a coin decided, who won the toss).
 function opponentArrived(next) {
   const yours = next.turn === seat && !isOver(next);
   company.sounds.play("turn");
-  notice(t("Your opponent is here."));
-  announce(yours ? t("Your opponent is here: your move") : t("Your opponent is here."));
-  if (document.hidden) document.title = `● ${yours ? t("Your opponent is here: your move") : t("Your opponent is here.")} · ${baseTitle}`;
+  const here = aboutOpponent(next, seat, "Your opponent is here.", "{name} is here.");
+  const spoken = yours ? aboutOpponent(next, seat, "Your opponent is here: your move", "{name} is here: your move") : here;
+  const toss = tossText(next);
+  notice(toss ? `${here} ${toss}` : here);
+  announce(spoken);
+  if (document.hidden) document.title = `● ${spoken} · ${baseTitle}`;
+}
+
+// Who won the coin toss (the creator chose "random"), said at the start of the table's first game.
+function tossText(next) {
+  if (!next.tossed || next.game !== 1 || next.moves.length > 0 || isOver(next)) return "";
+  if (!isPlayerSeat(seat) || next.opponent !== "friend" || next.teams) return "";
+  return seat === "x" ? t("Coin toss: you move first.")
+    : aboutOpponent(next, seat, "Coin toss: your opponent moves first.", "Coin toss: {name} moves first.");
 }
 
 // A tap on a cell that cannot be played says why, and where to play instead.

@@ -2,7 +2,7 @@
 // and answer a takeback, quick reactions, and the link to share.
 import { other, upper } from "./board.js";
 import { t } from "./strings.js";
-import { errorText, freeSeat, isOver, isPlayerSeat } from "./table_text.js";
+import { aboutOpponent, errorText, freeSeat, isOver, isPlayerSeat, nameOf } from "./table_text.js";
 
 const hasMyMove = (tbl, seat) => tbl.moves.length >= (tbl.turn === seat ? 2 : 1);
 
@@ -16,7 +16,7 @@ export class Actions {
       reactionShown: $("[data-reaction-shown]"), takeback: $("[data-takeback]"), takebackPrompt: $("[data-takeback-prompt]"),
       review: $("[data-review-link]"), countdown: $("[data-claim-countdown]"), layout: $(".table-layout"),
       shareLater: $("[data-share-later]"), boardWrap: $("[data-board-wrap]"),
-      looking: $("[data-looking]"), invite: $("[data-invite]"),
+      looking: $("[data-looking]"), invite: $("[data-invite]"), cancel: $("[data-cancel]"),
     };
     this.tableId = tableId;
     this.claimAfter = Number(page.dataset.claimAfter) || 60;
@@ -44,6 +44,16 @@ export class Actions {
       if (button) send({ type: "react", reaction: button.dataset.reaction });
     });
     els.join.addEventListener("click", () => this.join(tableId, send, say));
+    // Cancel leaves the queue on the server first (nobody is paired with the table any more),
+    // then goes home once the table says so. Offline, the link just goes home: a table whose
+    // creator is away is offered to nobody anyway.
+    this.leaving = false;
+    els.cancel.addEventListener("click", (event) => {
+      if (this.leaving || !send({ type: "stop-waiting" })) return;
+      event.preventDefault();
+      this.leaving = true;
+      els.cancel.setAttribute("aria-disabled", "true");
+    });
     this.wireShare($("[data-copy]"), $("[data-share]"), announce);
     this.reactionTimer = null;
   }
@@ -82,6 +92,12 @@ export class Actions {
     els.shareCard.classList.toggle("over-board", waiting);
     // An open table (Play someone now, or listed for anyone): nobody to send a link to; say that
     // a stranger is being looked for, with a way out.
+    if (this.leaving && (!waiting || !tbl.public)) {
+      this.leaving = false;
+      els.cancel.removeAttribute("aria-disabled");
+      // Off the list: home. Paired meanwhile (the seat was taken first): the game is on.
+      if (waiting) window.location.assign(els.cancel.href);
+    }
     const looking = waiting && Boolean(tbl.public);
     els.looking.hidden = !looking;
     els.invite.hidden = looking;
@@ -91,6 +107,8 @@ export class Actions {
     const asked = tbl.takeback_asked_by;
     els.takeback.hidden = !open || asked === other(seat);
     els.takebackPrompt.hidden = !open || asked !== other(seat);
+    els.takebackPrompt.querySelector("p").textContent = aboutOpponent(tbl, seat,
+      "Your opponent asks to take back their last move.", "{name} asks to take back their last move.");
     els.takeback.disabled = !connected || asked === seat || !hasMyMove(tbl, seat);
     const label = asked === seat ? t("Takeback asked: waiting for your opponent") : t("Ask to take back your move");
     els.takeback.title = label;
@@ -132,7 +150,9 @@ export class Actions {
     const button = [...this.els.reactions.querySelectorAll("button[data-reaction]")]
       .find((candidate) => candidate.dataset.reaction === reaction);
     if (!button) return;
-    reactionShown.textContent = t("{label}: {text}", { label: upper(side), text: button.textContent.trim() });
+    const table = this.latest?.tbl;
+    const label = (table && nameOf(table, side)) ?? upper(side);
+    reactionShown.textContent = t("{label}: {text}", { label, text: button.textContent.trim() });
     reactionShown.dataset.reaction = reaction;
     clearTimeout(this.reactionTimer);
     this.reactionTimer = setTimeout(() => {

@@ -2,7 +2,7 @@
 // watch, the table's code, draws by agreement, and the sounds (played by the page on events).
 import { Sounds } from "./sound.js";
 import { t } from "./strings.js";
-import { isOver, isPlayerSeat } from "./table_text.js";
+import { aboutOpponent, isOver, isPlayerSeat } from "./table_text.js";
 
 const NAME_KEY = "ttt-name";
 const LOW_TIME = 10; // seconds on your clock when the warning sounds
@@ -63,7 +63,10 @@ export class Company {
     const mineOffered = offer === seat && tbl.opponent !== "here";
     this.drawButton.disabled = mineOffered;
     this.drawButton.textContent = offer && offer !== seat ? t("Accept the draw") : t("Offer a draw");
-    if (this.drawPrompt) this.drawPrompt.hidden = !(live && offer && offer !== seat && tbl.opponent !== "here");
+    if (this.drawPrompt) {
+      this.drawPrompt.hidden = !(live && offer && offer !== seat && tbl.opponent !== "here");
+      this.drawPrompt.querySelector("p").textContent = aboutOpponent(tbl, seat, "Your opponent offers a draw.", "{name} offers a draw.");
+    }
     this.drawButton.classList.toggle("primary", Boolean(offer) && offer !== seat);
   }
 

@@ -15,6 +15,16 @@ export function outcome(tbl, seat) {
   return tbl.result === seat ? "won" : "lost";
 }
 
+// A side's display name, once its player has set one (never at a team table: a side is many).
+export const nameOf = (tbl, mark) => (tbl.teams ? null : tbl.seats?.[mark]?.name ?? null);
+
+// The opponent as the page speaks of them: by name once known, else "Your opponent" (`key` is the
+// English line with "Your opponent", `named` the same line with "{name}").
+export function aboutOpponent(tbl, seat, key, named) {
+  const name = isPlayerSeat(seat) ? nameOf(tbl, seat === "x" ? "o" : "x") : null;
+  return name ? t(named, { name }) : t(key);
+}
+
 export const computerThinking = (tbl) => !isOver(tbl) && Boolean(tbl.seats?.[tbl.turn]?.computer);
 
 const HOW_IT_ENDED = {
@@ -34,9 +44,13 @@ export function statusText(tbl, seat) {
     // The language's own joiner and order ("{result} — {how}"), not an English dash.
     return how ? t("{result} — {how}", { result, how: t(how, { mark: upper(other(tbl.result)) }) }) : result;
   }
+  const name = nameOf(tbl, tbl.turn);
   const text = tbl.turn === seat ? t("Your move")
     : computerThinking(tbl) ? t("The computer is thinking…")
-    : isPlayerSeat(seat) && !tbl.teams ? t("Your opponent's move") : t("{mark} to move", { mark: upper(tbl.turn) });
+    : isPlayerSeat(seat) && !tbl.teams ? aboutOpponent(tbl, seat, "Your opponent's move", "{name} to move")
+    // A spectator, or two people at one device: the name with its mark, "Anna (X) to move".
+    : name ? t("{name} to move", { name: `${name} (${upper(tbl.turn)})` })
+    : t("{mark} to move", { mark: upper(tbl.turn) });
   return tbl.variant === "ultimate" ? t("{status} — {where}", { status: text, where: whereToPlay(tbl) }) : text;
 }
 
@@ -45,7 +59,9 @@ export function pendingText(tbl, seat) {
   // The opponent's questions are asked in their own one-line prompts; said here: what waits on
   // the opponent's answer, and the rematch (its button is the answer).
   if (!isPlayerSeat(seat) || tbl.opponent === "here") return "";
-  if (isOver(tbl) && tbl.rematch?.[other(seat)] && !tbl.rematch?.[seat]) return t("Your opponent asks for a rematch.");
+  if (isOver(tbl) && tbl.rematch?.[other(seat)] && !tbl.rematch?.[seat]) {
+    return aboutOpponent(tbl, seat, "Your opponent asks for a rematch.", "{name} asks for a rematch.");
+  }
   if (!isOver(tbl) && tbl.takeback_asked_by === seat) return t("Takeback asked: waiting for your opponent");
   if (!isOver(tbl) && tbl.draw_offer === seat) return t("Draw offered: waiting for your opponent");
   return "";

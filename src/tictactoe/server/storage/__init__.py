@@ -114,6 +114,8 @@ class TableRecord:
     code: str | None = None
     public: bool = False
     draw_offer: str | None = None
+    # Migration 0007: who plays X in the first game was decided by a coin toss.
+    tossed: bool = False
 
     def side(self, mark: Mark) -> Side:
         return self.x if mark == "x" else self.o

@@ -57,6 +57,8 @@ tables = sa.Table(
     sa.Column("o_name", sa.String(80), nullable=True),
     # Migration 0006: whether teammates may join while a game is played.
     sa.Column("teams_open", sa.Boolean, nullable=False, server_default=sa.true()),
+    # Migration 0007: who plays X in the first game was decided by a coin toss.
+    sa.Column("tossed", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.Index("ix_tables_x_client_hash", "x_client_hash"),
     sa.Index("ix_tables_o_client_hash", "o_client_hash"),
     sa.Index("ix_tables_code", "code", unique=True),

@@ -3,8 +3,9 @@
 Only what cannot be recomputed is stored: the seconds each side had left when its clock last
 started or stopped (its `Side.time_left`) and when the running clock started (`clock_since`). The
 time left is computed on every read from those and the wall clock, so a restarted process, or
-another one, reads the same clock. The clock runs once both sides are seated, for the side to
-move, and stops when the game ends.
+another one, reads the same clock. Each side's first move of a game is free, as on the best sites:
+the clock starts once both sides have moved once (each side's clock is untouched until it has
+moved), then runs for the side to move, and stops when the game ends.
 """
 
 from __future__ import annotations
@@ -34,6 +35,19 @@ def side_to_move(record: TableRecord) -> Mark:
     if len(record.moves) % 2 == 0:
         return "x" if first == "x" else "o"
     return "o" if first == "x" else "x"
+
+
+def due(record: TableRecord, moves: int) -> bool:
+    """Whether the clock runs once `moves` moves of this game are in: both sides seated, and
+    each has made its first move (whose time is never charged).
+
+    >>> from tictactoe.server.storage import SeatRecord, Side
+    >>> record = TableRecord("t", "standard", 3, 3, "friend", None, 1, (), None, None, 2,
+    ...     Side(SeatRecord("x-token")), Side(SeatRecord("o-token")), 0, 0.0, 0.0)
+    >>> due(record, 0), due(record, 1), due(record, 2)
+    (False, False, True)
+    """
+    return record.x.holder.taken and record.o.holder.taken and moves >= 2
 
 
 class Clock:
@@ -76,19 +90,26 @@ class Clock:
         return None if running is None else self.left(running)
 
     def started(self) -> TableRecord:
-        """The record with the clock running for the side to move, if both sides are seated."""
+        """The record with the clock running for the side to move, once both sides are seated
+        and have each moved once this game (see `due`)."""
         record = self.record
         if not self.on or record.clock_since is not None or record.result is not None:
             return record
-        if not (record.x.holder.taken and record.o.holder.taken):
+        if not due(record, len(record.moves)):
             return record
         return dataclasses.replace(record, clock_since=self.now)
 
     def after_move(self, mover: Mark) -> TableRecord:
         """The record (from before the move) with the mover's time used this turn charged, their
-        increment added, and the clock restarted now (for the opponent, once the move is in)."""
-        if not self.on or self.record.clock_since is None:
+        increment added, and the clock restarted now (for the opponent, once the move is in).
+        Before it runs, the move that completes each side's first one starts it, charging
+        nothing."""
+        if not self.on or self.record.result is not None:
             return self.record
+        if self.record.clock_since is None:
+            if not due(self.record, len(self.record.moves) + 1):
+                return self.record
+            return dataclasses.replace(self.record, clock_since=self.now)
         left = self.left(mover) + self.record.clock_increment
         side = dataclasses.replace(self.record.side(mover), time_left=left)
         return self.record.with_side(mover, side, clock_since=self.now)
@@ -102,7 +123,7 @@ class Clock:
         return self.record.with_side(running, side, clock_since=None)
 
     def reset(self) -> TableRecord:
-        """A new game: both sides get their full time, running once both are seated."""
+        """A new game: both sides get their full time, running once each has moved once."""
         if not self.on:
             return self.record
         full = self.record.clock_seconds

@@ -98,6 +98,12 @@ class AnswerDraw:
 
 
 @dataclass(frozen=True, slots=True)
+class StopWaiting:
+    """The one person at an open table stops waiting for someone (quick pairing's Cancel): the
+    table leaves the open list and is paired with nobody."""
+
+
+@dataclass(frozen=True, slots=True)
 class TimeOut:
     """The clock of the side to move has run out (sent by the table itself, as COMPUTER)."""
 
@@ -114,4 +120,5 @@ Command = (
     | SetName
     | OfferDraw
     | AnswerDraw
+    | StopWaiting
 )

@@ -29,12 +29,14 @@ from tictactoe.server.table.commands import (
     Resign,
     SetName,
     StaleCommand,
+    StopWaiting,
     TakeSeat,
     TimeOut,
 )
 from tictactoe.server.table.draw import answer_draw, offer_draw
 from tictactoe.server.table.events import Decision, Event, stamped
 from tictactoe.server.table.game import build_game, finish
+from tictactoe.server.table.lobby import stop_waiting
 from tictactoe.server.table.rematch import ask_rematch
 from tictactoe.server.table.resign import resign
 from tictactoe.server.table.seats import (
@@ -100,6 +102,8 @@ def decide(
         return ask_takeback(record, mark, now)
     if isinstance(command, AnswerTakeback):
         return answer_takeback(record, mark, command.accept, now)
+    if isinstance(command, StopWaiting):
+        return stop_waiting(record, mark, now)
     raise TypeError(f"unknown command {command!r}")
 
 
@@ -128,6 +132,8 @@ def play_move(
         raise Refused(422, f"the game is over{ran_out}", "game-over")
     if game.turn != mark:
         raise Refused(403, f"it is {game.turn.upper()}'s turn, not yours", "not-your-turn")
+    if not opponent_seated(record, mark):
+        raise Refused(409, "nobody has taken the other seat yet: wait for them", "no-opponent")
     try:
         after_move = game.play(command.move)
     except IllegalMoveError as error:
@@ -160,8 +166,14 @@ def play_move(
     return Decision(after, tuple(events), move=move, game=after_move)
 
 
+def opponent_seated(record: TableRecord, mark: Mark) -> bool:
+    """Whether `mark` has someone to play: the other seat is taken, or the table is played alone
+    (against the computer, or both sides at one device)."""
+    return record.opponent in ("computer", "here") or seat(record, other(mark)).taken
+
+
 def take_seat(record: TableRecord, command: TakeSeat, now: float) -> Decision:
-    """A newcomer sits down (the clock starts once both sides are seated)."""
+    """A newcomer sits down (the game may start: moves wait until both seats are taken)."""
     after = stamped(Clock(seated(record, command), now).started(), now)
     mark = mark_in(after, command.token_hash)
     return Decision(after, (Event("seat-taken", after.version, mark=mark),))

@@ -26,6 +26,7 @@ EventKind = Literal[
     "draw-declined",
     "draw-lapsed",
     "takeback-lapsed",
+    "stopped-waiting",
 ]
 
 

@@ -3,11 +3,14 @@ visitor asking to "play someone now" is paired with. Pure: the caller says who i
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from tictactoe.server.storage import TableRecord
-from tictactoe.server.table.seats import MARKS, Mark, seat
+from tictactoe.server.table.commands import Refused
+from tictactoe.server.table.events import Decision, Event, stamped
+from tictactoe.server.table.seats import MARKS, Mark, other, seat
 
 # The list shows this many tables at most, and one per creator's browser, so that one visitor
 # cannot fill it however many tables they open.
@@ -79,6 +82,15 @@ def listed(
         if len(shown) == LISTED:
             break
     return shown
+
+
+def stop_waiting(record: TableRecord, mark: Mark, now: float) -> Decision:
+    """`mark`, alone at the table, stops waiting: the table is no longer public, so neither the
+    list nor quick pairing offers it. Too late once someone has sat down (`seats-taken`)."""
+    if seat(record, other(mark)).taken:
+        raise Refused(409, "someone has taken the other seat: the game is on", "seats-taken")
+    after = stamped(dataclasses.replace(record, public=False), now)
+    return Decision(after, (Event("stopped-waiting", after.version, mark=mark),))
 
 
 def partner_for(

@@ -54,6 +54,7 @@ ActionType = Literal[
     "decline-takeback",
     "draw",
     "decline-draw",
+    "stop-waiting",
 ]
 
 
@@ -61,7 +62,8 @@ class ActionMessage(ClientMessageBase):
     """`resign`, `rematch` (ask for one, or accept), `claim` (the win, while the opponent is away
     on their turn), `takeback` (ask to undo your last move), `accept-takeback`,
     `decline-takeback`, `draw` (offer a draw, or accept the opponent's offer): as the HTTP API;
-    `decline-draw` turns the opponent's offer down."""
+    `decline-draw` turns the opponent's offer down; `stop-waiting` takes an open table you wait
+    at alone off the open list (quick pairing's Cancel)."""
 
     type: ActionType
 
@@ -133,9 +135,9 @@ class EventJSON(TypedDict):
     """What happened at the table, as a frame carries it: `type` (`seat-taken`, `moved`,
     `game-over`, `rematch-asked`, `game-started`, `takeback-asked`, `taken-back`,
     `takeback-declined`, `name-set`, `draw-offered`, `draw-declined`, `draw-lapsed`,
-    `takeback-lapsed`); `mark`, who did it (for `taken-back`: whose move was undone; for the
-    lapses: whose offer or request the move let lapse); `move`; `result` and `ended_by` when a
-    game ends."""
+    `takeback-lapsed`, `stopped-waiting`); `mark`, who did it (for `taken-back`: whose move was
+    undone; for the lapses: whose offer or request the move let lapse); `move`; `result` and
+    `ended_by` when a game ends."""
 
     type: EventKind
     mark: NotRequired[Side]

@@ -72,7 +72,10 @@ REASONS: dict[str, str] = {
     "stale-version": "the command names an older `version`; the current table follows",
     "game-over": "the game is over (or a position given is the end of a game)",
     "game-in-progress": "only once the game is over (a rematch, an analysis)",
-    "no-opponent": "nobody has taken the other seat yet",
+    "no-opponent": (
+        "nobody has taken the other seat yet: no move, resignation or draw offer before both "
+        "seats are taken (except against the computer or at one device)"
+    ),
     "seats-taken": "both seats are taken; anyone may still watch",
     "already-seated": "this browser already sits at this table",
     "teams-closed": "the teams are closed while a game is played",

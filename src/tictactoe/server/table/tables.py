@@ -17,7 +17,6 @@ from tictactoe.server.pubsub.presence import SharedPresence
 from tictactoe.server.settings import Settings
 from tictactoe.server.storage import DuplicateTableError, SeatRecord, Side, Storage, TableRecord
 from tictactoe.server.table.actor import Table
-from tictactoe.server.table.clock import Clock
 from tictactoe.server.table.codes import new_code
 from tictactoe.server.table.commands import Refused
 from tictactoe.server.table.computer import DEFAULT_LEVEL, ComputerPlayer
@@ -165,6 +164,10 @@ class Tables:
             theirs = SeatRecord()
         now = self._clock()
         clock = None if options.clock_minutes is None else options.clock_minutes * 60
+        sides = {
+            creator: Side(mine, time_left=clock),
+            other(creator): Side(theirs, time_left=clock),
+        }
         record = TableRecord(
             id=new_table_id(),
             variant=options.variant,
@@ -177,8 +180,8 @@ class Tables:
             result=None,
             ended_by=None,
             version=1,
-            x=Side(mine if creator == "x" else theirs, time_left=clock),
-            o=Side(theirs if creator == "x" else mine, time_left=clock),
+            x=sides["x"],
+            o=sides["o"],
             draws=0,
             created_at=now,
             start_position=start_position,
@@ -190,9 +193,8 @@ class Tables:
             clock_seconds=clock,
             clock_increment=options.clock_increment if clock is not None else 0.0,
             public=options.public,
+            tossed=options.first == "random",
         )
-        # Against the computer (or at one device) both sides are seated at once: the clock starts.
-        record = Clock(record, now).started()
         record = await self._store_new(record)
         table = self._open_table(record)
         if options.public and address is not None:

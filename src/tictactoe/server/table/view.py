@@ -101,6 +101,7 @@ def table_json(table: Table, base_url: str) -> dict[str, Any]:
         "private": record.private,
         "public": record.public,
         "code": record.code,
+        "tossed": record.tossed,
     }
 
 

@@ -30,6 +30,7 @@ from tictactoe.server.table.commands import (
     Refused,
     Resign,
     SetName,
+    StopWaiting,
 )
 from tictactoe.server.table.names import clean_name
 from tictactoe.server.table.tokens import hash_secret
@@ -170,6 +171,15 @@ TABLE_ACTIONS = (
         "Decline the other side's takeback",
         "The request is dropped and the game goes on as it was.",
         message="decline-takeback",
+    ),
+    Action(
+        "stop-waiting",
+        StopWaiting(),
+        "Stop waiting for an opponent",
+        "The one person at an open table (one opened by `POST /api/quick`, or public) takes it "
+        "off the open list: nobody is paired with it any more. `409` (reason `seats-taken`) "
+        "once someone has taken the other seat.",
+        message="stop-waiting",
     ),
 )
 # … and the people's (tagged "people").

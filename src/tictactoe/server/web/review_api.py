@@ -8,7 +8,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
 from tictactoe import IllegalMoveError
-from tictactoe.server.storage import GameRecord, PlayedSide, TableRecord
+from tictactoe.server.storage import GameRecord, PlayedSide, Storage, TableRecord
 from tictactoe.server.table.commands import Refused
 from tictactoe.server.table.review import (
     GameKey,
@@ -266,4 +266,21 @@ async def my_games(request: Request, limit: int = 100) -> list[MyGame]:
             )
         )
     found.sort(key=lambda item: item[0], reverse=True)
-    return [game for _, game in found[:limit]]
+    shown = [game for _, game in found[:limit]]
+    names = await _opponent_names(storage, mine, {game.table_id for game in shown})
+    return [game.model_copy(update={"opponent_name": names.get(game.table_id)}) for game in shown]
+
+
+async def _opponent_names(storage: Storage, mine: str, table_ids: set[str]) -> dict[str, str]:
+    """The name the other side set at each table (names follow the person through rematches, so
+    the table as it is now names the opponent of all its games)."""
+    names: dict[str, str] = {}
+    for table_id in table_ids:
+        table = await storage.load(table_id)
+        if table is None or table.teams:
+            continue
+        for my_side, their_side in ((table.x, table.o), (table.o, table.x)):
+            me, them = my_side.holder, their_side.holder
+            if me.client_hash == mine and them.name and them.client_hash != mine:
+                names[table_id] = them.name
+    return names

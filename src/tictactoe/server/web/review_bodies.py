@@ -56,6 +56,9 @@ class MyGame(GameSummary):
     mark: Mark = Field(description="the mark this browser played")
     opponent: Literal["friend", "computer"]
     level: str | None
+    opponent_name: str | None = Field(
+        None, description="the name the person on the other side set at that table, if any"
+    )
 
 
 class Evaluation(BaseModel):

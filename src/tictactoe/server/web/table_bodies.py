@@ -168,6 +168,9 @@ class TableView(BaseModel):
     private: bool
     public: bool = Field(description="listed among the open tables while a seat is free")
     code: str | None = Field(description="the short code to join by (GET /j/{code})")
+    tossed: bool = Field(
+        False, description="who plays X (and moves first) in game 1 was decided by a coin toss"
+    )
     watchers: int = Field(description="how many are watching without a seat")
     draw_offer: Literal["x", "o"] | None = Field(description="the side whose draw offer is pending")
     clock: ClockView | None

@@ -263,6 +263,10 @@ def templates_for(language: str) -> Jinja2Templates:
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    # The pages' JSON (strings, the table) carries letters as they are, not as \uXXXX: Greek or
+    # Japanese weighs half as much. Jinja's tojson still escapes < > & ' so nothing in it can close
+    # the <script> it sits in.
+    env.policies["json.dumps_kwargs"] = {"sort_keys": True, "ensure_ascii": False}
     env.install_gettext_translations(translations(language), newstyle=True)  # type: ignore[attr-defined]
     env.globals.update(language_tag=language_tag, text_direction=text_direction)
     env.filters["number"] = functools.partial(number_in, language)
