@@ -4,7 +4,8 @@ commands on stdin (one JSON object a line), each answered by one JSON line on st
     {"cmd": "setup", "target": NAME, "kind": "server"|"relay", "base": URL, "sockets": [URL, ...],
      "tables": N, "first": I, "rate": MOVES_PER_S, "variant": V}      → {"ok": true}
     {"cmd": "round", "target": NAME, "round": R, "measure": [START, END], "stop": T}
-        → {"moves": n, "latencies": [s, ...], "lag": longest lateness of this loop (s), "cpu": s}
+        → {"moves": n, "latencies": [s, ...], "lag": longest lateness of this loop (s), "cpu": s,
+           "gaps": moved frames that did not follow the table held}
     {"cmd": "acknowledged", "target": NAME}  → {table id: [game, plies]}: the newest state of
         each table its players were sent (what the server acknowledged as committed)
     {"cmd": "close"}                                                   → {"ok": true}, and exits
@@ -36,6 +37,9 @@ class Figures:
     latencies: list[float] = field(default_factory=list)
     measure: tuple[float, float] = (0.0, 0.0)
     tasks: set[asyncio.Future[None]] = field(default_factory=set)
+    # `moved` frames that did not follow the table a player held: a frame missed or out of order
+    # (the player then asks for the whole table), while measuring.
+    gaps: int = 0
     # The newest (game, plies) each table's players were sent: committed, as far as they know.
     acknowledged: dict[str, tuple[int, int]] = field(default_factory=dict)
 
@@ -44,6 +48,9 @@ class Figures:
         task = asyncio.ensure_future(coroutine)
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
+
+    def measuring(self) -> bool:
+        return self.measure[0] <= time.monotonic() < self.measure[1]
 
     def moved(self, table: int, game: int, ply: int) -> None:
         self.sent[(table, game, ply)] = time.monotonic()
@@ -55,31 +62,36 @@ class Figures:
 
 
 class ServerPlayer:
-    """Plays one seat through the site's WebSocket: a random legal move on its turn."""
+    """Plays one seat through the site's WebSocket: a random legal move on its turn.
+
+    It keeps the table it was last sent from round to round: the frames sent meanwhile wait in
+    its socket and are read, in order, when the next round starts (the table's frame sent when
+    the socket opened is the first). It asks for the whole table (`sync`) only when a frame
+    does not follow the one it holds: no round starts with every table's state asked for at once,
+    a storm no real evening of players makes."""
 
     def __init__(self, table: int, mark: str, ws: ClientConnection, pace: float, figures: Figures):
         self.table, self.first_mark, self.ws, self.pace = table, mark, ws, pace
         self.figures = figures
+        self.state: dict[str, Any] | None = None  # the table as last sent
         self.pending: tuple[int, int] | None = None  # (game, ply) we are about to play / played
         self.rematch_asked = 0  # the last game we asked a rematch after
-        self.fresh = True  # the round's first move: played as soon as the table is known
+        self.fresh = True  # the round's first move: drawn over one think time, as players' are
 
     async def run(self, round_number: int) -> None:
-        self.pending, self.fresh = None, True
-        # Whatever arrived between rounds is stale: ask for the table as it is now, at a moment
-        # drawn uniformly over one think time, as the first move (made at once after it): the
-        # tables' syncs and first moves spread over the round's first `pace` seconds, as real
-        # players' moves do, instead of every table's whole state asked for in one instant.
-        await asyncio.sleep(self.pace * random.uniform(0.0, 1.0))
-        await self.ws.send('{"type":"sync"}')
-        table: dict[str, Any] | None = None
+        self.fresh = True
+        if self.state is not None:
+            self.act()
         async for text in self.ws:
             message = json.loads(text)
+            table = self.state
             if message["type"] == "table":
                 table = message["table"]
             elif message["type"] == "moved":
                 # A move's small frame: applied to the table it follows, else ask for the table.
                 if table is None or message["previous"] != table["version"]:
+                    if table is not None and self.figures.measuring():
+                        self.figures.gaps += 1
                     if table is None or message["version"] > table["version"]:
                         await self.ws.send('{"type":"sync"}')
                     continue
@@ -91,32 +103,52 @@ class ServerPlayer:
                 }
             else:
                 continue
+            assert table is not None
+            self.state = table
             game, ply = table["game"], len(table["moves"])
             known = self.figures.acknowledged
             known[table["id"]] = max(known.get(table["id"], (0, 0)), (game, ply))
-            # Marks swap at every rematch; the seat token follows the person.
-            mark = self.first_mark if game % 2 else ("o" if self.first_mark == "x" else "x")
-            if ply and table["turn"] == mark:
+            if ply and table["turn"] == self.mark(game):
                 self.figures.seen_by_opponent(self.table, game, ply)  # the opponent's move
-            if table["result"] is not None:
-                if self.rematch_asked != game:
-                    self.rematch_asked = game
-                    self.figures.later(self.ask_rematch())
-                continue
-            if table["turn"] == mark and self.pending != (game, ply + 1):
-                self.pending = (game, ply + 1)
-                self.figures.later(self.move(table, game, ply + 1))
+            self.act()
+
+    def mark(self, game: int) -> str:
+        """Marks swap at every rematch; the seat token follows the person."""
+        return self.first_mark if game % 2 else ("o" if self.first_mark == "x" else "x")
+
+    def act(self) -> None:
+        """Plays (after a think) if it is our turn, or asks for a rematch once a game is over."""
+        table = self.state
+        assert table is not None
+        game, ply = table["game"], len(table["moves"])
+        if table["result"] is not None:
+            if self.rematch_asked != game:
+                self.rematch_asked = game
+                self.figures.later(self.ask_rematch())
+        elif table["turn"] == self.mark(game) and self.pending != (game, ply + 1):
+            self.pending = (game, ply + 1)
+            self.figures.later(self.move(table, game, ply + 1))
 
     def think(self) -> float:
         fresh, self.fresh = self.fresh, False
-        return 0.0 if fresh else self.pace * random.uniform(0.5, 1.5)
+        return (
+            self.pace * random.uniform(0.0, 1.0) if fresh else self.pace * random.uniform(0.5, 1.5)
+        )
 
     async def ask_rematch(self) -> None:
-        await asyncio.sleep(self.think())
+        try:
+            await asyncio.sleep(self.think())
+        except asyncio.CancelledError:
+            self.rematch_asked = 0  # not asked: the next round asks
+            raise
         await self.ws.send('{"type":"rematch"}')
 
     async def move(self, table: dict[str, Any], game: int, ply: int) -> None:
-        await asyncio.sleep(self.think())
+        try:
+            await asyncio.sleep(self.think())
+        except asyncio.CancelledError:
+            self.pending = None  # not played: the next round plays it
+            raise
         move = random.choice(table["legal_moves"])
         self.figures.moved(self.table, game, ply)
         body = {"type": "move", "move": move, "version": table["version"]}
@@ -254,6 +286,7 @@ async def play_round(target: Target, command: dict[str, Any]) -> dict[str, Any]:
     """Plays until `stop`; latencies of moves sent within `measure` are kept."""
     figures = target.figures
     figures.latencies, figures.measure = [], tuple(command["measure"])  # type: ignore[assignment]
+    figures.gaps = 0
     tasks = [asyncio.ensure_future(player.run(command["round"])) for player in target.players]
     await asyncio.sleep(max(0.0, command["measure"][0] - time.monotonic()))
     lag = [0.0]
@@ -272,6 +305,7 @@ async def play_round(target: Target, command: dict[str, Any]) -> dict[str, Any]:
         "latencies": figures.latencies,
         "lag": lag[0],
         "cpu": cpu,
+        "gaps": figures.gaps,
     }
 
 

@@ -1,7 +1,8 @@
 """The load of bench/server.py against the embedded setup and the scale-out one, side by side.
 
     uv run python bench/scale.py [--tables 300] [--rate 300] [--seconds 10] [--flood 3000]
-                                 [--processes 2] [--generators 4]
+                                 [--flood-tables N] [--processes 2] [--generators 4]
+                                 [--only-scale-out] [--kill-one]
 
 Three setups, all up at once, driven by bench/server.py's load generators (bench/load.py): one
 process on SQLite; one process on PostgreSQL + Redis; `--processes` processes on PostgreSQL +
@@ -58,7 +59,7 @@ async def setup_targets(
     servers = [
         started_processes.spawn(
             bench.watched_server(port, database, monitor, redis),
-            bench.server_environment(2 * args.tables),
+            bench.server_environment(args.tables + (args.flood_tables or args.tables)),
             log=f"{folder}/{port}.log",
         )
         for port, monitor in zip(ports, monitors, strict=True)
@@ -72,8 +73,11 @@ async def setup_targets(
     sockets = [base.replace("http", "ws", 1) for base in bases]
     pids = [process.pid for process in servers]
     targets = []
-    for label, rate in (("sustained", args.rate), ("flooded", args.flood)):
-        target = bench.Target(f"{name}|{label}", pids, monitors, args.tables)
+    for label, rate, tables in (
+        ("sustained", args.rate, args.tables),
+        ("flooded", args.flood, args.flood_tables or args.tables),
+    ):
+        target = bench.Target(f"{name}|{label}", pids, monitors, tables)
         target.ports = ports
         targets.append(
             await bench.start_target(generators, target, "server", bases[0], sockets, rate)
@@ -98,6 +102,8 @@ async def main(args: argparse.Namespace) -> None:
                 (setups[1], cluster.new_database(), redis.url, 1),
                 (setups[2], cluster.new_database(), redis.url, args.processes),
             ]
+            if args.only_scale_out:
+                plans = plans[2:]
             for name, database, redis_url, processes in plans:
                 targets += await setup_targets(
                     name, database, redis_url, processes, args, generators, folder, started
@@ -135,13 +141,15 @@ async def main(args: argparse.Namespace) -> None:
         f"{header[0]:<34} {header[1]:>18} {header[2]:>8} {header[3]:>16} {header[4]:>8} "
         f"{header[5]:>9}"
     )
-    for name in setups:
+    for name in setups[2:] if args.only_scale_out else setups:
         sustained, flooded = results[f"{name}|sustained"], results[f"{name}|flooded"]
         stall = max(sustained["stall_ms"], flooded["stall_ms"])
         print(
             f"{name:<34} {sustained['moves_per_s']:>18.0f} {sustained['p99_ms']:>8.1f} "
             f"{flooded['moves_per_s']:>16.0f} {flooded['p99_ms']:>8.1f} {stall:>9.1f}"
         )
+    if args.only_scale_out:
+        return
     one = results[f"{setups[1]}|flooded"]["moves_per_s"]
     many = results[f"{setups[2]}|flooded"]["moves_per_s"]
     print(
@@ -206,7 +214,15 @@ def parse_arguments() -> argparse.Namespace:
         help="seconds played before measuring, each round (default: one sustained think time, "
         "tables / rate, at least 2)",
     )
+    parser.add_argument(
+        "--flood-tables", type=int, help="tables of the flooded set (default: --tables)"
+    )
     parser.add_argument("--processes", type=int, default=2, help="processes of the last setup")
+    parser.add_argument(
+        "--only-scale-out",
+        action="store_true",
+        help="only the last setup (--processes processes on PostgreSQL + Redis)",
+    )
     parser.add_argument("--generators", type=int, default=4, help="load generator processes")
     parser.add_argument(
         "--kill-one",

@@ -140,6 +140,7 @@ class Target:
     spans: list[tuple[float, float]] = field(default_factory=list)
     generator_lag: float = 0.0
     generator_cpu: float = 0.0
+    gaps: int = 0  # moved frames that did not follow the table their player held
     ports: list[int] = field(default_factory=list)
 
 
@@ -201,6 +202,7 @@ async def play_round(
         target.moves += answer["moves"]
         target.generator_lag = max(target.generator_lag, answer["lag"])
         target.generator_cpu += answer["cpu"]
+        target.gaps += answer.get("gaps", 0)
     await asyncio.sleep(0.5)  # let moves in flight land before the next target plays
 
 
@@ -227,6 +229,7 @@ def report(target: Target) -> dict[str, float]:
         "cpu_us_per_move": 1e6 * target.cpu_seconds / moves,
         "generator_cpu_us_per_move": 1e6 * target.generator_cpu / moves,
         "generator_lag_ms": 1000 * target.generator_lag,
+        "gaps": target.gaps,
         **inside,
     }
     print(
@@ -239,7 +242,7 @@ def report(target: Target) -> dict[str, float]:
         f"collections, longest young {result['gc_young_ms']:4.1f} ms, "
         f"{result['gc_full_n']:.0f} full (longest {result['gc_full_ms']:5.1f} ms); "
         f"generators: cpu {result['generator_cpu_us_per_move']:4.0f} us/move, "
-        f"longest lag {result['generator_lag_ms']:4.1f} ms",
+        f"longest lag {result['generator_lag_ms']:4.1f} ms; frames out of order: {target.gaps}",
         flush=True,
     )
     return result

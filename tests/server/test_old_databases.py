@@ -1,6 +1,6 @@
-"""Tables and games stored under every earlier schema read back, once the database is brought to
-the head, as the records they were: rows written as each revision wrote them (columns of that
-revision only, by plain SQL), on SQLite and on PostgreSQL."""
+"""Tables and games stored under every schema (each migration's revision) read back, once the
+database is brought to the head, as the records they were: rows written as each revision wrote
+them (columns of that revision only, by plain SQL), on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
@@ -11,7 +11,9 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from alembic import command
+from alembic.script import ScriptDirectory
 from sqlalchemy.ext.asyncio import create_async_engine
+from tests.server.records import a_table
 
 from tictactoe.server.storage import (
     GameRecord,
@@ -80,6 +82,7 @@ TABLE_COLUMNS: dict[str, dict[str, Any]] = {
         "o_name": "Βασίλης",
     },
     "0006": {"teams_open": False},
+    "0007": {"tossed": True},
 }
 # The first game at the table, kept as it ended (from 0003; its teammates from 0004).
 GAME_COLUMNS: dict[str, dict[str, Any]] = {
@@ -107,13 +110,10 @@ REVISIONS = list(TABLE_COLUMNS)
 
 # The table as the head reads it; a field that came with a later revision than the database's
 # reads as that revision's default.
-TABLE = TableRecord(
-    id=TABLE_ID,
+TABLE = a_table(
+    TABLE_ID,
     variant="standard",
     size=3,
-    line=3,
-    opponent="friend",
-    level=None,
     game_number=2,
     moves=("a1", "b1", "a2", "b2", "a3"),
     result="x",
@@ -137,6 +137,7 @@ TABLE = TableRecord(
     clock_seconds=300.0,
     clock_increment=2.0,
     code="ABCDEF",
+    tossed=True,
 )
 GAME = GameRecord(
     table_id=TABLE_ID,
@@ -159,6 +160,8 @@ def expected_table(revision: str) -> TableRecord:
     """`TABLE` as a database left at `revision` holds it, read at the head (the code a later
     revision draws for it aside)."""
     table = TABLE
+    if revision < "0007":
+        table = dataclasses.replace(table, tossed=False)
     if revision < "0006":
         table = dataclasses.replace(table, teams_open=True)
     if revision < "0005":
@@ -203,6 +206,12 @@ def store_as_at(connection: sa.Connection, revision: str) -> None:
         tokens = [{"token_hash": token, "table_id": TABLE_ID} for token in (MATE, LONE_MATE)]
         columns = (sa.column("token_hash"), sa.column("table_id"))
         connection.execute(sa.table("team_tokens", *columns).insert(), tokens)
+
+
+def test_every_revision_is_tried() -> None:
+    """A new migration comes with its columns here, so databases left just before it are tried."""
+    scripts = ScriptDirectory.from_config(alembic_config())
+    assert sorted(script.revision for script in scripts.walk_revisions()) == REVISIONS
 
 
 @pytest.mark.parametrize("revision", REVISIONS)

@@ -24,7 +24,10 @@ def free_port() -> int:
 
 
 @contextmanager
-def serve(database: Path, port: int) -> Iterator[subprocess.Popen[bytes]]:
+def serve(database: Path, port: int, log: Path | None = None) -> Iterator[subprocess.Popen[bytes]]:
+    """`tictactoe serve` on the SQLite file `database`; what it prints is piped, or written to
+    `log` (a server answering hundreds of requests fills a pipe nobody reads, and then waits)."""
+    output = log.open("ab") if log is not None else None
     process = subprocess.Popen(
         [
             sys.executable,
@@ -36,25 +39,29 @@ def serve(database: Path, port: int) -> Iterator[subprocess.Popen[bytes]]:
             "--database",
             f"sqlite:///{database}",
         ],
-        stdout=subprocess.PIPE,
+        stdout=output or subprocess.PIPE,
         stderr=subprocess.STDOUT,
     )
     try:
-        deadline = time.monotonic() + 30
+        # Generous: a start after SIGKILL recovers the WAL, and both cores may be busy.
+        deadline = time.monotonic() + 120
         while True:
             try:
                 httpx.get(f"http://127.0.0.1:{port}/openapi.json", timeout=1).raise_for_status()
                 break
             except httpx.HTTPError:
                 if process.poll() is not None or time.monotonic() > deadline:
-                    output = process.stdout.read() if process.stdout else b""
-                    raise AssertionError(f"the server did not start:\n{output.decode()}") from None
+                    said = log.read_bytes() if log is not None else b""
+                    said += process.stdout.read() if process.stdout else b""
+                    raise AssertionError(f"the server did not start:\n{said.decode()}") from None
                 time.sleep(0.1)
         yield process
     finally:
         if process.poll() is None:
             process.kill()
         process.wait(timeout=10)
+        if output is not None:
+            output.close()
 
 
 def test_sigkill_mid_game_loses_no_committed_move(tmp_path: Path) -> None:

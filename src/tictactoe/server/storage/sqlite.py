@@ -137,18 +137,22 @@ class SQLiteMoveWriter:
             return None
         connection = self._now
         outcomes: list[StaleVersionError | None] = []
+        alone = len(saves) == 1  # the usual case: a save alone needs no savepoint
         try:
             for save in saves:
-                connection.execute("SAVEPOINT one_save")
+                if not alone:
+                    connection.execute("SAVEPOINT one_save")
                 try:
                     self._statements(connection, save)
                 except (StaleVersionError, sqlite3.IntegrityError):
-                    connection.execute("ROLLBACK TO one_save")
+                    connection.execute("ROLLBACK" if alone else "ROLLBACK TO one_save")
                     outcomes.append(StaleVersionError(save.table_id))
                 else:
                     outcomes.append(None)
-                connection.execute("RELEASE one_save")
-            connection.execute("COMMIT")
+                if not alone:
+                    connection.execute("RELEASE one_save")
+            if connection.in_transaction:
+                connection.execute("COMMIT")
         except BaseException as error:
             self._undo(connection, error, saves[0].table_id)
             raise

@@ -135,6 +135,8 @@ def _link_prefix(base_url: str) -> str:
 class Audience:
     """The sockets watching one table in this process."""
 
+    __slots__ = ("_resync", "_version", "connections", "table_id", "unsubscribe")  # one a table
+
     def __init__(self, table_id: str = "", resync: Resync | None = None) -> None:
         self.connections: set[Connection] = set()
         self.unsubscribe: Unsubscribe | None = None

@@ -113,6 +113,9 @@ def message_id(value: Any) -> MessageId | None:
 class TableSocket:
     """One client's session at a table: who they are, and what their messages do."""
 
+    # One a socket.
+    __slots__ = ("connection", "hub", "limit", "max_message_bytes", "table")
+
     def __init__(
         self,
         table: Table,
