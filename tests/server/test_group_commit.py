@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from tests.server.records import a_table, moved
 
-from tictactoe.server.storage import StaleVersionError, TableRecord
+from tictactoe.server.storage import StaleVersionError, StorageUnavailableError, TableRecord
 from tictactoe.server.storage.group_commit import GroupCommit
 from tictactoe.server.storage.sql import SQLStorage
 from tictactoe.server.storage.sqlite import SQLiteMoveWriter
@@ -124,3 +124,23 @@ async def test_saves_that_meet_the_lock_held_elsewhere_wait_for_it(
     await saving
     for table in tables:
         assert [move.move for move in await storage.moves(table.id)] == ["e5"]
+
+
+async def test_a_batch_the_database_fails_writes_nothing_and_tells_each_save(
+    storage: SQLStorage, tmp_path: Path
+) -> None:
+    tables = await some_tables(storage, 3)
+    counted = CountedWriter(tmp_path / "tables.db")
+    group = GroupCommit(counted.commit_now, counted.commit_waiting)
+    # The moves' table gone (a database broken underneath the server): every insert fails.
+    other_process = sqlite3.connect(tmp_path / "tables.db", isolation_level=None)
+    other_process.execute("DROP TABLE moves")
+    other_process.close()
+    outcomes = await asyncio.gather(
+        *(group.save(a_move(table, "e5")) for table in tables), return_exceptions=True
+    )
+    assert counted.batches == [3]
+    assert all(isinstance(outcome, StorageUnavailableError) for outcome in outcomes)
+    assert len({id(outcome) for outcome in outcomes}) == 3  # an error of its own each
+    for table in tables:
+        assert await storage.load(table.id) == table  # the batch rolled back as one

@@ -13,6 +13,7 @@ import sqlalchemy as sa
 from alembic import command
 from alembic.script import ScriptDirectory
 from sqlalchemy.ext.asyncio import create_async_engine
+from tests.server.records import a_table
 
 from tictactoe.server.storage import (
     GameRecord,
@@ -109,13 +110,10 @@ REVISIONS = list(TABLE_COLUMNS)
 
 # The table as the head reads it; a field that came with a later revision than the database's
 # reads as that revision's default.
-TABLE = TableRecord(
-    id=TABLE_ID,
+TABLE = a_table(
+    TABLE_ID,
     variant="standard",
     size=3,
-    line=3,
-    opponent="friend",
-    level=None,
     game_number=2,
     moves=("a1", "b1", "a2", "b2", "a3"),
     result="x",

@@ -46,6 +46,7 @@ def run(args: argparse.Namespace) -> int:
 
     from tictactoe.server.edge.http_protocol import MAX_HEADER_BYTES, BoundedH11Protocol
     from tictactoe.server.edge.logs import log_config
+    from tictactoe.server.edge.open_files import raise_open_files
     from tictactoe.server.edge.websocket_protocol import LeanWebSocketProtocol
 
     if args.migrate_only:
@@ -75,6 +76,7 @@ def run(args: argparse.Namespace) -> int:
     if args.redis is not None:
         os.environ[_REDIS_VARIABLE] = args.redis
     settings = _settings()
+    raise_open_files(settings.max_connections)  # inherited by uvicorn's worker processes
     uvicorn.run(
         "tictactoe.server.serve_command:app_from_environment",
         factory=True,

@@ -62,7 +62,8 @@ function send(message) {
   return false;
 }
 
-const board = new Board(boardEl, { onPlay: (move) => play(move) });
+let previewing = null; // the cell a first tap shows, with "Tap twice to play" on
+const board = new Board(boardEl, { onPlay: (move) => tapped(move) });
 // Keyboard players start in the board they are sent to.
 const keys = new RovingFocus(board, (enabled) => {
   if (table?.variant === "ultimate" && table.sent_to !== null && table.sent_to !== undefined) {
@@ -234,6 +235,7 @@ function accept(next, { seat: told = null, canClaim: claimable = false, events =
     connection.databaseDown = false;
     connectionEl.textContent = "";
   }
+  if (!previous || next.version !== previous.version) clearTapPreview(); // the position moved on
   render(next);
   if (!previous) firstSight(next);
   react(events, next);
@@ -317,14 +319,50 @@ function play(move) {
 }
 
 // Pointing at a cell with a mouse, or reaching it with the keyboard, shows where it sends the
-// opponent; a finger's tap plays at once, so it shows nothing.
-const preview = (button) => { hintEl.textContent = board.preview(button); };
+// opponent; a finger's tap plays at once, so it shows nothing (unless "Tap twice to play" is on).
+const preview = (button) => { if (!previewing) hintEl.textContent = board.preview(button); };
 boardEl.addEventListener("pointerover", (event) => {
   if (event.pointerType !== "touch") preview(event.target.closest("button[data-move]"));
 });
 boardEl.addEventListener("pointerleave", () => preview(input.keyboard ? document.activeElement?.closest?.("[data-move]") : null));
 boardEl.addEventListener("focusin", (event) => preview(input.keyboard ? event.target.closest("button[data-move]") : null));
 boardEl.addEventListener("focusout", () => preview(null));
+
+// "Tap twice to play" (a setting kept in this browser, off by default): on a touch screen the
+// first tap on a cell shows your mark there, faint, and where it sends the opponent; a second tap
+// on it plays, a tap elsewhere shows that cell instead. A mouse or the keyboard plays at once.
+const CONFIRM_KEY = "ttt-confirm-taps";
+const confirmBox = page.querySelector("[data-confirm-taps]");
+confirmBox.checked = localStorage.getItem(CONFIRM_KEY) === "on";
+confirmBox.addEventListener("change", () => {
+  localStorage.setItem(CONFIRM_KEY, confirmBox.checked ? "on" : "off");
+  clearTapPreview();
+});
+let pointer = "mouse";
+boardEl.addEventListener("pointerdown", (event) => { pointer = event.pointerType; }, { capture: true });
+
+function clearTapPreview() {
+  if (!previewing) return;
+  previewing.classList.remove("tap-preview");
+  delete previewing.dataset.previewMark;
+  previewing = null;
+  hintEl.textContent = board.preview(null);
+}
+
+function tapped(move) {
+  if (pointer !== "touch" || !confirmBox.checked) return play(move);
+  const cell = board.cells.get(move);
+  if (previewing === cell) {
+    clearTapPreview();
+    return play(move);
+  }
+  clearTapPreview();
+  previewing = cell;
+  cell.dataset.previewMark = seat.toUpperCase();
+  cell.classList.add("tap-preview");
+  const sends = board.preview(cell);
+  hintEl.textContent = sends ? `${sends} · ${t("Tap again to play")}` : t("Tap again to play");
+}
 
 document.addEventListener("keydown", (event) => {
   if (event.code !== "KeyB" || event.ctrlKey || event.metaKey || event.altKey) return;

@@ -8,6 +8,7 @@ import logging
 import multiprocessing
 import os
 import random
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -88,8 +89,27 @@ def _game(variant: str, size: int, line: int, record: str, start_position: str |
 ANALYSIS_NICENESS = 10
 
 
-def warm_up_nicer(niceness: int) -> None:
-    """A worker's start: lower its priority by `niceness`, then load the kernels."""
+# How often a worker looks whether the server that started it is still there.
+PARENT_CHECK_SECONDS = 1.0
+
+
+def leave_with_parent(parent_pid: int) -> None:
+    """Ends this worker once the process that started it is gone. A server killed outright
+    (SIGKILL, the OOM killer) cannot shut its pool down, and a worker blocked on the pool's
+    queue would wait for work forever; re-parented, it notices here and exits."""
+
+    def watch() -> None:
+        while os.getppid() == parent_pid:
+            time.sleep(PARENT_CHECK_SECONDS)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="leave-with-parent", daemon=True).start()
+
+
+def warm_up_nicer(niceness: int, parent_pid: int) -> None:
+    """A worker's start: follow the server out, lower its priority by `niceness`, then load
+    the kernels."""
+    leave_with_parent(parent_pid)
     os.nice(niceness)
     warm_up()
 
@@ -101,7 +121,7 @@ def _new_pool(workers: int, niceness: int = 0) -> ProcessPoolExecutor:
         max_workers=workers,
         mp_context=multiprocessing.get_context("spawn"),
         initializer=warm_up_nicer,
-        initargs=(niceness,),
+        initargs=(niceness, os.getpid()),
     )
 
 

@@ -164,6 +164,10 @@ class Tables:
             theirs = SeatRecord()
         now = self._clock()
         clock = None if options.clock_minutes is None else options.clock_minutes * 60
+        sides = {
+            creator: Side(mine, time_left=clock),
+            other(creator): Side(theirs, time_left=clock),
+        }
         record = TableRecord(
             id=new_table_id(),
             variant=options.variant,
@@ -176,8 +180,8 @@ class Tables:
             result=None,
             ended_by=None,
             version=1,
-            x=Side(mine if creator == "x" else theirs, time_left=clock),
-            o=Side(theirs if creator == "x" else mine, time_left=clock),
+            x=sides["x"],
+            o=sides["o"],
             draws=0,
             created_at=now,
             start_position=start_position,
