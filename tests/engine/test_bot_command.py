@@ -158,7 +158,7 @@ def test_a_starter_bot_that_prints_forever_at_the_end_of_its_input_plays_two_gam
     else:
         (tmp_path / "starter.py").write_text(STARTER_PY)
         command = [sys.executable, str(tmp_path / "starter.py")]
-    returncode, out, err = play_two_games(site, command, deadline_s=60)
+    returncode, out, err = play_two_games(site, command, deadline_s=180)
     assert returncode == 0, f"the bot command did not finish two games: {err[-2000:]}"
     results = out.split()
     assert len(results) == 2 and set(results) <= {"win", "loss", "draw"}, out

@@ -119,8 +119,12 @@ def test_max_and_the_baseline_each_continue_their_own_tree() -> None:
     player._kept["baseline"].forget()
 
     def max_search(game: tictactoe.Game) -> us.SearchResult:
-        deadline = time.perf_counter() + 0.04
-        return player._max_search(game, ultimate_state(game), 40, None, 5, deadline)
+        # A budget of iterations, not of wall time: on a busy machine 40 ms could give the first
+        # search too few visits below the two moves for the second to find any.
+        deadline = time.perf_counter() + 3600
+        return player._max_search(
+            game, ultimate_state(game), 40, None, 5, deadline, iterations=3000
+        )
 
     game = tictactoe.Game.from_record("ultimate", "e5 e4")
     first = max_search(game)
