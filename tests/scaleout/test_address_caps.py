@@ -78,7 +78,10 @@ def test_unfinished_requests_are_capped_per_address_and_others_still_play(
             assert answer(one_more, 10).startswith(b"HTTP/1.1 503")
         with bystander(server) as http:
             assert http.get("/healthz").status_code == 200
-            created = http.post("/api/tables", json={"variant": "standard"}).json()
+            # Two at one device: a move needs nobody else seated.
+            created = http.post(
+                "/api/tables", json={"variant": "standard", "opponent": "here"}
+            ).json()
             token = {"Authorization": f"Bearer {created['token']}"}
             moved = http.post(
                 f"/api/tables/{created['id']}/moves", json={"move": "b2"}, headers=token

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
+from tests.helpers import new_table
 
 from tictactoe.server.app import create_app
 from tictactoe.server.settings import Settings
@@ -22,13 +23,6 @@ def client() -> Iterator[TestClient]:
     app = create_app(Settings(database_url="memory://"))
     with TestClient(app, raise_server_exceptions=False) as client:
         yield client
-
-
-def new_table(client: TestClient) -> dict[str, Any]:
-    created = client.post("/api/tables", json={"variant": "ultimate", "first": "me"})
-    assert created.status_code == 201
-    body: dict[str, Any] = created.json()
-    return body
 
 
 def surrogate(template: str) -> str:
@@ -51,7 +45,7 @@ def json_bodies(table: dict[str, Any]) -> list[tuple[str, str]]:
 
 
 def test_a_lone_surrogate_in_any_json_body_is_a_400_that_says_so(client: TestClient) -> None:
-    table = new_table(client)
+    table = new_table(client, first="me")
     headers = {"Authorization": f"Bearer {table['token']}", "Content-Type": "application/json"}
     for path, body in json_bodies(table):
         response = client.post(path, content=surrogate(body).encode(), headers=headers)
@@ -61,7 +55,7 @@ def test_a_lone_surrogate_in_any_json_body_is_a_400_that_says_so(client: TestCli
 
 
 def test_a_json_body_nested_too_deeply_is_a_400_that_says_so(client: TestClient) -> None:
-    table = new_table(client)
+    table = new_table(client, first="me")
     headers = {"Authorization": f"Bearer {table['token']}"}
     for path in ("/api/tables", f"/api/tables/{table['id']}/moves", "/api/positions"):
         response = client.post(path, content=DEEP_ARRAY.encode(), headers=headers)
@@ -109,7 +103,9 @@ def socket_answer(ws: Any, text: str) -> dict[str, Any]:
 def test_a_crashing_socket_message_gets_a_4xx_error_and_the_socket_goes_on(
     client: TestClient, text: str
 ) -> None:
-    table = new_table(client)
+    # Two people at one device: its moves need nobody else seated (a friend's table refuses a
+    # move until the friend is there).
+    table = new_table(client, first="me", opponent="here")
     with client.websocket_connect(f"/api/tables/{table['id']}/ws?token={table['token']}") as ws:
         assert ws.receive_json()["type"] == "table"
         answer = socket_answer(ws, surrogate(text))

@@ -28,7 +28,10 @@ def server(database: Path) -> Iterator[ServerProcess]:
 
 
 def new_table(base: str) -> dict[str, str]:
-    created = httpx.post(f"{base}/api/tables", json={"variant": "ultimate", "first": "me"})
+    """A table whose creator can move at once (two at one device: nobody else to wait for)."""
+    created = httpx.post(
+        f"{base}/api/tables", json={"variant": "ultimate", "first": "me", "opponent": "here"}
+    )
     assert created.status_code == 201, created.text
     body: dict[str, str] = created.json()
     return body

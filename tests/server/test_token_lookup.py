@@ -108,7 +108,6 @@ async def test_the_migration_fills_in_the_teammates_of_existing_tables(tmp_path:
 
     from tictactoe.server.storage.migrate import alembic_config
     from tictactoe.server.storage.rows import row_values
-    from tictactoe.server.storage.statements import INSERT_TABLE
 
     url = f"sqlite:///{tmp_path / 'old.db'}"
     table = a_table(
@@ -120,8 +119,13 @@ async def test_the_migration_fills_in_the_teammates_of_existing_tables(tmp_path:
     engine = sa.create_engine(url)
     with engine.begin() as connection:  # the database as it was before the index
         command.upgrade(alembic_config(connection), "0005")
-        values = {k: v for k, v in row_values(table).items() if k != "teams_open"}
-        connection.execute(INSERT_TABLE, {"id": table.id, **values})
+        # Only the columns that revision had (later ones, such as teams_open, came after).
+        present = {column["name"] for column in sa.inspect(connection).get_columns("tables")}
+        row = {"id": table.id, **row_values(table)}
+        values = {name: value for name, value in row.items() if name in present}
+        names = ", ".join(values)
+        slots = ", ".join(f":{name}" for name in values)
+        connection.execute(sa.text(f"INSERT INTO tables ({names}) VALUES ({slots})"), values)
     engine.dispose()
     store = SQLStorage(url)
     await store.start()
