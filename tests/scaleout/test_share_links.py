@@ -29,7 +29,9 @@ def test_a_forged_host_header_does_not_change_anyone_elses_links(tmp_path: Path)
     with client_for(tmp_path) as client:
         # The first requests after the start come with a forged Host.
         forged_host(client, "evil.example").post("/api/tables", json={"variant": "ultimate"})
-        created = client.post("/api/tables", json={"variant": "ultimate", "first": "me"}).json()
+        created = client.post(
+            "/api/tables", json={"variant": "ultimate", "first": "me", "opponent": "here"}
+        ).json()  # two at one device: the move needs nobody else seated
         url = f"/api/tables/{created['id']}/ws"
         with client.websocket_connect(f"ws://evil.example{url}") as forged:
             assert table_frames(forged, 1)[0]["url"].startswith("http://evil.example/")
