@@ -57,7 +57,7 @@ def test_the_table_strings_script_goes_compressed_and_cached_for_the_build(
     assert current.headers["content-encoding"] == "gzip"
     assert "immutable" in current.headers["cache-control"]
     assert current.headers["content-type"].startswith("text/javascript")
-    # Greek letters as they are (UTF-8), not \\uXXXX: and nothing that could close a <script>.
+    # Greek letters as they are (UTF-8), not \\u escapes: and nothing that could close a <script>.
     assert '"Your move": "Σειρά σας"' in current.text
     assert "\\u03" not in current.text
     assert "<" not in current.text

@@ -12,23 +12,12 @@ import sys
 from typing import TYPE_CHECKING, TextIO
 
 from tictactoe.engine.levels import NAMES as LEVELS
+from tictactoe.rules.ultimate_grid import POSITION_WORDS
 
 if TYPE_CHECKING:
     from tictactoe.rules import Game
 
 HELP = "play a game against the computer in the terminal"
-
-POSITION_WORDS = (
-    "top-left",
-    "top",
-    "top-right",
-    "left",
-    "centre",
-    "right",
-    "bottom-left",
-    "bottom",
-    "bottom-right",
-)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -263,7 +263,7 @@ def templates_for(language: str) -> Jinja2Templates:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    # The pages' JSON (strings, the table) carries letters as they are, not as \uXXXX: Greek or
+    # The pages' JSON (strings, the table) carries letters as they are, not as \u escapes: Greek or
     # Japanese weighs half as much. Jinja's tojson still escapes < > & ' so nothing in it can close
     # the <script> it sits in.
     env.policies["json.dumps_kwargs"] = {"sort_keys": True, "ensure_ascii": False}
