@@ -5,7 +5,9 @@ number of iterations per move (seeded, so a seed gives the same games on any mac
 own search (`--player max`: the value network of the moment, its settings) or the plain one
 with playouts only (`--player plain`, what the first networks were trained on). Every
 position after the opening is kept with the search's value of its chosen move and the game's
-final result, both for the side to move.
+final result, both for the side to move, and the search's visits of each cell (81 counts, the
+virtual visits of a new move's starting score taken off): the policy network's target
+(`training/policy_net.py`).
 
     uv run --frozen python training/selfplay.py --games 2000 --seed 1 --out /tmp/selfplay-1.npz
 """
@@ -33,22 +35,28 @@ PLAYERS: dict[str, dict[str, Any]] = {
 
 def play_game(
     rng: random.Random, iterations: int, settings: dict[str, Any]
-) -> tuple[list[np.ndarray], list[float], int]:
+) -> tuple[list[np.ndarray], list[float], list[np.ndarray], int]:
     state = uk.new_state()
     cells = np.empty(81, dtype=np.int64)
     for _ in range(rng.randint(2, 8)):
         n = uk.legal_moves(state, cells)
         uk.play(state, int(cells[rng.randrange(n)]))
         if state[uk.RESULT] != uk.PLAYING:
-            return [], [], int(state[uk.RESULT])
+            return [], [], [], int(state[uk.RESULT])
     positions: list[np.ndarray] = []
     values: list[float] = []
+    visits: list[np.ndarray] = []
+    virtual = int(settings.get("prior", 10))
     while state[uk.RESULT] == uk.PLAYING:
         result = us.search(state, iterations=iterations, seed=rng.getrandbits(48), **settings)
         positions.append(state.copy())
         values.append(result.value)
+        counts = np.zeros(81, dtype=np.int32)
+        for cell, n, _, _ in result.children:
+            counts[cell] = max(n - virtual, 0)
+        visits.append(counts)
         uk.play(state, result.cell)
-    return positions, values, int(state[uk.RESULT])
+    return positions, values, visits, int(state[uk.RESULT])
 
 
 def main() -> None:
@@ -63,10 +71,11 @@ def main() -> None:
     if args.net:
         vn.use_weights(vn.Weights(Path(args.net)))
     rng = random.Random(args.seed)
-    states, values, outcomes = [], [], []
+    states, values, outcomes, visits = [], [], [], []
     began = time.perf_counter()
     for game in range(args.games):
-        positions, searched, result = play_game(rng, args.iterations, PLAYERS[args.player])
+        positions, searched, counts, result = play_game(rng, args.iterations, PLAYERS[args.player])
+        visits.extend(counts)
         for state, value in zip(positions, searched, strict=True):
             mover = int(state[uk.TURN])
             outcome = 0.5 if result == uk.DRAW else float(result - uk.X_WON == mover)
@@ -75,14 +84,23 @@ def main() -> None:
             outcomes.append(outcome)
         if game % 100 == 99:
             print(f"{game + 1} games, {len(states)} positions, {time.perf_counter() - began:.0f} s")
-            np.savez_compressed(
-                args.out,
-                states=np.array(states),
-                values=np.array(values),
-                outcomes=np.array(outcomes),
-            )
+            save(args.out, states, values, outcomes, visits)
+    save(args.out, states, values, outcomes, visits)
+
+
+def save(
+    out: str,
+    states: list[np.ndarray],
+    values: list[float],
+    outcomes: list[float],
+    visits: list[np.ndarray],
+) -> None:
     np.savez_compressed(
-        args.out, states=np.array(states), values=np.array(values), outcomes=np.array(outcomes)
+        out,
+        states=np.array(states),
+        values=np.array(values),
+        outcomes=np.array(outcomes),
+        visits=np.array(visits, dtype=np.int32).reshape(-1, 81),
     )
 
 
