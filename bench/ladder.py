@@ -10,22 +10,21 @@ error bar.
 A player is a level (`tictactoe.engine.LEVELS`, `novice` to `max`), `random` (a legal move at
 random: a newcomer tapping anywhere), `baseline` (`max` before the value network,
 `player.baseline_move`), `max-2026` (`max` as it was on 2 December 2026, frozen in
-`engine/max_2026.py`, its own kept tree; `max-2026(n=N)`: N iterations a move on a new tree),
-`uct` (random playouts, no solver, the same time as `max`),
-`max(key=value,...)` (`max` with its own kept tree and other settings: `v` share of the value
-network, `a` its minimax share (`mcts.run_iterations`), `c` exploration, `style` playout bits
-(`fast_playout`), `policy`, `prior`, `expand`, `d` a draw's score, `p` the network's share in a
-new child's starting score, `t` a factor on its think time, `net` a weights file for its
-network instead of the shipped one, `n` a fixed number of iterations a move instead of the
-clock, on a new tree each move: `max(n=50000)` is about what `max` searches in 100 ms of a free
-core, a yardstick that a busy machine does not weaken), or
-`mcts(key=value,...)` with
-keys `c` (exploration), `policy` (0 random, 1 informed, 2 careful, 3 no free choices, 4 always
-takes small boards), `solver` (0 off, 1 the baseline's, 2 exact), `prior` (virtual visits of
-the move heuristic) with its amounts `w`, `b`, `f`, `s` (see `ultimate_search.DEFAULT_BIAS`)
-and `v` (share of a leaf's score from the value network), for tuning `max`. `max`, `max(v=...)`
-and `baseline` keep their trees between moves (each its own); `mcts(...)` players start afresh
-each move.
+`engine/max_2026.py`, its own kept tree; `max-2026(n=N)`: N iterations a move on a new tree), `uct`
+(random playouts, no solver, the same time as `max`), `max(key=value,...)` (`max` with its own kept
+tree and other settings: `v` share of the value network, `a` its minimax share
+(`mcts.run_iterations`), `c` exploration, `style` playout bits (`fast_playout`), `policy`, `prior`,
+`expand`, `d` a draw's score, `p` the network's share in a new child's starting score, `pw` the
+weight of the policy network's move priors (PUCT, `mcts.run_iterations`), `t` a factor on its think
+time, `net` a weights file for its network instead of the shipped one, `pnet` one for its policy
+network, `n` a fixed number of iterations a move instead of the clock, on a new tree each move:
+`max(n=50000)` is about what `max` searches in 100 ms of a free core, a yardstick that a busy
+machine does not weaken), or `mcts(key=value,...)` with keys `c` (exploration), `policy` (0 random,
+1 informed, 2 careful, 3 no free choices, 4 always takes small boards), `solver` (0 off, 1 the
+baseline's, 2 exact), `prior` (virtual visits of the move heuristic) with its amounts `w`, `b`, `f`,
+`s` (see `ultimate_search.DEFAULT_BIAS`) and `v` (share of a leaf's score from the value network),
+for tuning `max`. `max`, `max(v=...)` and `baseline` keep their trees between moves (each its own);
+`mcts(...)` players start afresh each move.
 """
 
 from __future__ import annotations
@@ -41,6 +40,7 @@ from pathlib import Path
 
 import tictactoe
 from tictactoe.engine import LEVELS, best_move, max_2026, player, warm_up
+from tictactoe.engine import policy_net as pn
 from tictactoe.engine import ultimate_search as us
 from tictactoe.engine import value_net as vn
 from tictactoe.engine.kept_tree import KeptTree
@@ -74,10 +74,13 @@ def make_player(spec: str, think_ms: int) -> Player:
         mix = float(options.pop("v", player.MAX_VALUE_MIX))
         scale = float(options.pop("t", 1.0))
         net = vn.Weights(Path(options.pop("net"))) if "net" in options else None
+        priors = pn.Weights(Path(options.pop("pnet"))) if "pnet" in options else None
         fixed = int(options.pop("n", 0))
         names = {"c": "exploration", "a": "alpha", "policy": "policy", "style": "style"}
         names.update(prior="prior", expand="expand", d="draw_score", p="net_prior")
-        settings = {names[k]: (float(v) if k in "cadp" else int(v)) for k, v in options.items()}
+        names.update(pw="policy_weight")
+        floats = {"c", "a", "d", "p", "pw"}
+        settings = {names[k]: (float(v) if k in floats else int(v)) for k, v in options.items()}
         kept = KeptTree()
 
         def max_with(game: tictactoe.Game, seed: int) -> str:
@@ -85,6 +88,7 @@ def make_player(spec: str, think_ms: int) -> Player:
             state = ultimate_state(game)
             shipped = vn.weights()
             vn.use_weights(net or shipped)
+            shipped_priors = pn.use_weights(priors) if priors else None
             try:
                 if fixed:  # a fixed number of iterations, a new tree each move
                     options = {**player.MAX_SETTINGS, **settings}
@@ -95,6 +99,8 @@ def make_player(spec: str, think_ms: int) -> Player:
                     )
             finally:
                 vn.use_weights(shipped)
+                if priors:
+                    pn.use_weights(shipped_priors)
             return ultimate_cell_name(result.cell)
 
         return max_with

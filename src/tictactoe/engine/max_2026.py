@@ -36,6 +36,7 @@ SETTINGS: dict[str, Any] = {
     "alpha": 0.0,
     "draw_score": 0.5,
     "net_prior": 0.8,
+    "policy_weight": 0.0,  # it had no policy network (the option came later; 0 is its search)
 }
 
 _kept = KeptTree()

@@ -1,4 +1,5 @@
-"""The MCTS loop of `max` (Numba): UCT with progressive bias, an exact solver, a learned value.
+"""The MCTS loop of `max` (Numba): UCT with progressive bias and learned move priors (PUCT), an
+exact solver, a learned value.
 
 The tree lives in flat arrays (children of a node are contiguous); `ultimate_search` owns them
 and drives this loop in chunks between looks at the clock. Proven results (a win, loss or draw
@@ -12,6 +13,8 @@ import numpy as np
 from numba import njit
 
 from tictactoe.engine.fast_playout import fast_playout
+from tictactoe.engine.policy_net import HIDDEN as POLICY_HIDDEN
+from tictactoe.engine.policy_net import move_priors
 from tictactoe.engine.ultimate_kernel import (
     BIG_X,
     CLOSED,
@@ -85,6 +88,7 @@ def run_iterations(
     value: np.ndarray,
     proven: np.ndarray,
     heur: np.ndarray,
+    prob: np.ndarray,
     used: np.ndarray,
     rng: np.ndarray,
     root_node: int,
@@ -106,6 +110,11 @@ def run_iterations(
     b2: np.ndarray,
     w3: np.ndarray,
     b3: float,
+    policy_weight: float,
+    pw1: np.ndarray,
+    pb1: np.ndarray,
+    pw2t: np.ndarray,
+    pb2: np.ndarray,
 ) -> int:
     """Run up to `iterations` MCTS iterations on the tree; stop early once the root is proven.
 
@@ -133,6 +142,11 @@ def run_iterations(
 
     A draw scores `draw_score` for the side to move at the root (and the rest for the other):
     below one half the search plays for a win (contempt), at one half a draw is half a point.
+
+    With `policy_weight` > 0 each new child also gets `prob[c]`, the policy network's probability
+    of its move (weights `pw1`...`pb2`, see `policy_net`), and its score at selection the PUCT
+    term `policy_weight * prob * sqrt(parent visits) / (1 + visits)` (AlphaZero's), so the moves
+    the network expects are searched first and longest; 0 leaves the search as it was.
     """
     capacity = visits.shape[0]
     active = np.empty(MAX_ACTIVE, dtype=np.int64)
@@ -142,6 +156,9 @@ def run_iterations(
     child = np.empty(STATE_SIZE, dtype=np.int64)
     path = np.empty(128, dtype=np.int64)
     buffer = np.empty(81, dtype=np.int64)
+    priors = np.empty(81, dtype=np.float32)
+    policy_sums = np.empty(POLICY_HIDDEN, dtype=np.int32)
+    policy_hidden = np.empty(POLICY_HIDDEN, dtype=np.float32)
     done = 0
     while done < iterations and proven[root_node] == UNKNOWN:
         done += 1
@@ -162,6 +179,20 @@ def run_iterations(
                 for i in range(n - 1, 0, -1):
                     j = random_below(rng, i + 1)
                     buffer[i], buffer[j] = buffer[j], buffer[i]
+                if policy_weight > 0.0:
+                    move_priors(
+                        s,
+                        buffer,
+                        n,
+                        pw1,
+                        pb1,
+                        pw2t,
+                        pb2,
+                        active,
+                        policy_sums,
+                        policy_hidden,
+                        priors,
+                    )
                 t = s[TURN]
                 big = s[BIG_X + t]
                 closed = s[CLOSED]
@@ -175,6 +206,7 @@ def run_iterations(
                     child_count[c] = 0
                     proven[c] = UNKNOWN
                     heur[c] = -1.0
+                    prob[c] = priors[i] if policy_weight > 0.0 else 0.0
                     b = cell // 9
                     p = cell - b * 9
                     mine = s[X_MASKS + t * 9 + b]
@@ -218,6 +250,7 @@ def run_iterations(
             # Select the child with the best upper confidence bound.
             start = first_child[node]
             spread = np.float32(exploration * np.sqrt(np.log(max(visits[node], 1))))
+            pull = np.float32(policy_weight * np.sqrt(max(visits[node], 1)))
             best = -1
             best_score = -1.0
             for c in range(start, start + child_count[node]):
@@ -225,13 +258,21 @@ def run_iterations(
                     continue
                 vc = visits[c]
                 if vc == 0:
-                    best = c
-                    break
+                    if policy_weight <= 0.0:
+                        best = c
+                        break
+                    score = 1e9 + prob[c]  # unvisited children first, the likeliest first
+                    if score > best_score:
+                        best_score = score
+                        best = c
+                    continue
                 inverse = np.float32(1.0) / np.float32(vc)
                 mean = value[c] * inverse
                 if alpha > 0.0 and heur[c] >= 0.0:
                     mean += alpha * (heur[c] - mean)
                 score = mean + spread * np.sqrt(inverse)
+                if policy_weight > 0.0:
+                    score += pull * prob[c] / (np.float32(1.0) + np.float32(vc))
                 if score > best_score:
                     best_score = score
                     best = c

@@ -17,6 +17,7 @@ def copy_subtree(
     value: np.ndarray,
     proven: np.ndarray,
     heur: np.ndarray,
+    prob: np.ndarray,
     root_node: int,
     to_first_child: np.ndarray,
     to_child_count: np.ndarray,
@@ -25,6 +26,7 @@ def copy_subtree(
     to_value: np.ndarray,
     to_proven: np.ndarray,
     to_heur: np.ndarray,
+    to_prob: np.ndarray,
 ) -> int:
     """Copy the subtree under `root_node` into the `to_*` arrays, its root at 0 and each node's
     children contiguous again (breadth first); return the number of nodes copied. The target
@@ -42,6 +44,7 @@ def copy_subtree(
         to_value[i] = value[old]
         to_proven[i] = proven[old]
         to_heur[i] = heur[old]
+        to_prob[i] = prob[old]
         n = child_count[old]
         to_child_count[i] = n
         to_first_child[i] = used if n > 0 else 0

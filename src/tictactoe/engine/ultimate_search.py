@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from tictactoe.engine import policy_net as pn
 from tictactoe.engine import value_net as vn
 from tictactoe.engine.baseline_search import baseline_iterations
 from tictactoe.engine.mcts import (
@@ -53,6 +54,19 @@ class _NoNet(vn.Weights):
 _NO_NET = _NoNet()
 
 
+class _NoPolicy(pn.Weights):
+    """Stand-in policy for searches without move priors (`policy_weight` 0): never evaluated."""
+
+    def __init__(self) -> None:
+        self.w1 = np.zeros((vn.FEATURES, 1), dtype=np.int16)
+        self.b1 = np.zeros(1, dtype=np.float32)
+        self.w2t = np.zeros((1, 1), dtype=np.float32)
+        self.b2 = np.zeros(1, dtype=np.float32)
+
+
+_NO_POLICY = _NoPolicy()
+
+
 class Tree:
     """A search tree in flat arrays, kept so that a later search can continue below its root."""
 
@@ -64,9 +78,11 @@ class Tree:
         self.value = np.empty(capacity, dtype=np.float32)
         self.proven = np.empty(capacity, dtype=np.int8)
         self.heur = np.empty(capacity, dtype=np.float32)  # see `mcts.run_iterations`
+        self.prob = np.empty(capacity, dtype=np.float32)  # the policy's prior of each move
         self.first_child[0] = self.child_count[0] = self.visits[0] = self.proven[0] = 0
         self.value[0] = 0.0
         self.heur[0] = -1.0
+        self.prob[0] = 0.0
         self.used = np.ones(1, dtype=np.int64)
         self.root_node = 0
         self.root = root.copy()
@@ -88,6 +104,7 @@ class Tree:
             self.value,
             self.proven,
             self.heur,
+            self.prob,
             self.root_node,
             tree.first_child,
             tree.child_count,
@@ -96,6 +113,7 @@ class Tree:
             tree.value,
             tree.proven,
             tree.heur,
+            tree.prob,
         )
         return tree
 
@@ -132,6 +150,8 @@ class Tree:
         draw_score: float,
         net_prior: float,
         net: vn.Weights | None,
+        policy_weight: float = 0.0,
+        priors: pn.Weights | None = None,
     ) -> int:
         if solver == SOLVER_FIRST:  # the baseline's search, frozen (`baseline_search`)
             if policy != 1 or style or value_mix:
@@ -154,6 +174,8 @@ class Tree:
             )
         if net is None:
             net = _NO_NET
+        if priors is None or policy_weight <= 0.0:
+            priors, policy_weight = _NO_POLICY, 0.0
         return run_iterations(
             self.root,
             self.first_child,
@@ -163,6 +185,7 @@ class Tree:
             self.value,
             self.proven,
             self.heur,
+            self.prob,
             self.used,
             rng,
             self.root_node,
@@ -184,6 +207,11 @@ class Tree:
             net.b2,
             net.w3,
             net.b3,
+            policy_weight,
+            priors.w1,
+            priors.b1,
+            priors.w2t,
+            priors.b2,
         )
 
     def result(
@@ -263,14 +291,16 @@ def search(
     alpha: float = 0.0,
     draw_score: float = 0.5,
     net_prior: float = 0.0,
+    policy_weight: float = 0.0,
     tree: Tree | None = None,
 ) -> SearchResult:
     """Search from `root` for `iterations`, or until `deadline` (a `time.perf_counter()` value).
 
     With both given, whichever comes first ends the search. The game must not be over. `tree`
     continues an earlier search whose root has been moved to `root` (see `Tree.descend`).
-    `solver` is one of the SOLVER_* modes (a bool: off or exact). The defaults, with
-    `value_mix`, are what `max` plays with, tuned with bench/ladder.py (see bench/RESULTS.md).
+    `solver` is one of the SOLVER_* modes (a bool: off or exact). `policy_weight` > 0 adds the
+    policy network's move priors (PUCT, see `mcts.run_iterations`). `max` plays with these and
+    `player.MAX_SETTINGS`, tuned with bench/ladder.py (see bench/RESULTS.md).
     """
     solver = int(solver) * SOLVER_EXACT if isinstance(solver, bool) else int(solver)
     if iterations is None and deadline is None:
@@ -285,6 +315,7 @@ def search(
     if not 0.0 <= value_mix <= 1.0:
         raise ValueError("value_mix must be between 0 and 1")
     net = vn.weights() if value_mix > 0 or net_prior > 0 else None
+    priors = pn.weights() if policy_weight > 0 else None
     rng = np.empty(1, dtype=np.uint64)
     rng[0] = np.uint64((seed * 0x9E3779B97F4A7C15 & 0xFFFFFFFFFFFFFFFF) | 1)
     settings = (
@@ -301,6 +332,8 @@ def search(
         draw_score,
         net_prior,
         net,
+        policy_weight,
+        priors,
     )
     total = 0
     took = 0.0

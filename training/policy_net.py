@@ -1,0 +1,173 @@
+"""Train the policy network of `tictactoe.engine.policy_net` from self-play visits (NumPy only).
+
+Recipe (what made the shipped `policy_net.npz`): self-play of `max` as it was at commit
+RECIPE_COMMIT (value 0.5, expand 3, net_prior 0.8, prior 20, the shipped value network), 3 000
+iterations a move, recording the visits of each move (`training/selfplay.py`), then EPOCHS
+epochs on their positions:
+
+    for s in 31 32; do
+      uv run --frozen python training/selfplay.py --player max --games GAMES \\
+        --iterations 3000 --seed $s --out /tmp/selfplay-$s.npz &
+    done; wait
+    uv run --frozen python training/policy_net.py /tmp/selfplay-3[12].npz --seed 1
+
+Target: the share of the search's visits each legal move got (its starting score's virtual
+visits taken off); loss: the cross-entropy of the network's softmax over the legal moves. Each
+batch is turned by one of the board's eight symmetries (features and cells alike). Adam, the
+rate halved each epoch after the first half; the last tenth of the positions (whole games of
+the last file) is held out to report the loss and how often the network's first choice is the
+search's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from tictactoe.engine import policy_net as pn
+from tictactoe.engine import ultimate_kernel as uk
+from tictactoe.engine import value_net as vn
+
+sys.path.insert(0, str(Path(__file__).parent))
+from value_net import features  # the same features as the value network
+
+
+def legal_masks(states: np.ndarray) -> np.ndarray:
+    masks = np.zeros((len(states), pn.CELLS), dtype=bool)
+    cells = np.empty(81, dtype=np.int64)
+    for i, state in enumerate(states):
+        n = uk.legal_moves(state, cells)
+        masks[i, cells[:n]] = True
+    return masks
+
+
+def cell_permutation(sigma: np.ndarray) -> np.ndarray:
+    """Where each cell goes when the board is turned by `sigma` (boards and cells alike)."""
+    return np.array([int(sigma[c // 9]) * 9 + int(sigma[c % 9]) for c in range(pn.CELLS)])
+
+
+def forward(
+    params: dict[str, np.ndarray], x: np.ndarray, mask: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    z1 = x @ params["w1"] + params["b1"]
+    a1 = np.maximum(z1, 0)
+    logits = np.where(mask, a1 @ params["w2"] + params["b2"], -1e9)
+    logits -= logits.max(1, keepdims=True)
+    p = np.exp(logits)
+    p /= p.sum(1, keepdims=True)
+    return z1, a1, p
+
+
+def loss(params: dict[str, np.ndarray], x: np.ndarray, mask: np.ndarray, y: np.ndarray) -> str:
+    """Cross-entropy against the visit shares, and how often the first choices agree."""
+    total, agree = 0.0, 0
+    for start in range(0, len(x), 4096):
+        rows = slice(start, start + 4096)
+        _, _, p = forward(params, x[rows].astype(np.float32), mask[rows])
+        total += float(-(y[rows] * np.log(p + 1e-9)).sum())
+        agree += int((p.argmax(1) == y[rows].argmax(1)).sum())
+    return f"{total / len(x):.4f} (first choice {agree / len(x):.1%})"
+
+
+def train(
+    data: tuple[np.ndarray, np.ndarray, np.ndarray],
+    held: tuple[np.ndarray, np.ndarray, np.ndarray],
+    args: argparse.Namespace,
+) -> dict[str, np.ndarray]:
+    x, mask, y = data
+    rng = np.random.default_rng(args.seed)
+    sizes = [vn.FEATURES, args.hidden, pn.CELLS]
+    params = {}
+    for i, (a, b) in enumerate(itertools.pairwise(sizes), start=1):
+        params[f"w{i}"] = (rng.standard_normal((a, b)) * np.sqrt(2 / a)).astype(np.float32)
+        params[f"b{i}"] = np.zeros(b, dtype=np.float32)
+    moments = {k: (np.zeros_like(v), np.zeros_like(v)) for k, v in params.items()}
+    turns = [
+        (np.argsort(vn.feature_permutation(sigma)), np.argsort(cell_permutation(sigma)))
+        for sigma in vn.symmetries()
+    ]
+    step = 0
+    for epoch in range(args.epochs):
+        order = rng.permutation(len(x))
+        rate = args.rate * (0.5 ** max(0, epoch - args.epochs // 2))
+        for start in range(0, len(x), args.batch):
+            rows = order[start : start + args.batch]
+            features_back, cells_back = turns[rng.integers(8)]
+            xb = x[rows][:, features_back].astype(np.float32)
+            mb, yb = mask[rows][:, cells_back], y[rows][:, cells_back]
+            z1, a1, p = forward(params, xb, mb)
+            d2 = (p - yb) / len(rows)
+            d1 = (d2 @ params["w2"].T) * (z1 > 0)
+            grads = {"w2": a1.T @ d2, "b2": d2.sum(0), "w1": xb.T @ d1, "b1": d1.sum(0)}
+            step += 1
+            for k, g in grads.items():
+                m, v = moments[k]
+                g = g + args.decay * params[k]
+                m *= 0.9
+                m += 0.1 * g
+                v *= 0.999
+                v += 0.001 * g * g
+                m_hat = m / (1 - 0.9**step)
+                v_hat = v / (1 - 0.999**step)
+                params[k] -= (rate * m_hat / (np.sqrt(v_hat) + 1e-8)).astype(np.float32)
+        sample = slice(0, 50000)
+        print(
+            f"epoch {epoch + 1}: train {loss(params, x[sample], mask[sample], y[sample])}"
+            f" held out {loss(params, *held)}",
+            flush=True,
+        )
+    return params
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("data", nargs="+", help="files written by training/selfplay.py")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--hidden", type=int, default=pn.HIDDEN)
+    parser.add_argument("--epochs", type=int, default=6)
+    parser.add_argument("--batch", type=int, default=256)
+    parser.add_argument("--rate", type=float, default=0.002)
+    parser.add_argument("--decay", type=float, default=1e-5)
+    parser.add_argument("--out", default=str(pn.WEIGHTS_FILE))
+    args = parser.parse_args()
+    states, visits = [], []
+    for name in args.data:
+        with np.load(name) as data:
+            states.append(data["states"])
+            visits.append(data["visits"])
+    all_states = np.concatenate(states)
+    counts = np.concatenate(visits).astype(np.float32)
+    mask = legal_masks(all_states)
+    keep = counts.sum(1) > 0
+    x, mask, counts = features(all_states[keep]), mask[keep], counts[keep]
+    y = counts / counts.sum(1, keepdims=True)
+    held = len(x) // 10
+    uniform = mask[-held:] / mask[-held:].sum(1, keepdims=True)
+    print(
+        f"{len(x)} positions, {held} held out; uniform over the legal moves:"
+        f" {float(-(y[-held:] * np.log(uniform + 1e-9)).sum(1).mean()):.4f}",
+        flush=True,
+    )
+    params = train((x[:-held], mask[:-held], y[:-held]), (x[-held:], mask[-held:], y[-held:]), args)
+    # The engine keeps the hidden layer in fixed point (`value_net.W1_SCALE`): clamp the rare
+    # weight beyond its range (about ±2) rather than refuse the network.
+    limit = np.iinfo(np.int16).max / vn.W1_SCALE
+    clamped = int((np.abs(params["w1"]) > limit).sum())
+    if clamped:
+        print(f"{clamped} hidden-layer weights clamped to ±{limit:.4f}")
+    np.savez_compressed(
+        Path(args.out),
+        w1=np.clip(params["w1"], -limit, limit),
+        b1=params["b1"],
+        w2=params["w2"],
+        b2=params["b2"],
+    )
+    print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()
