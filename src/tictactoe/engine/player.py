@@ -2,9 +2,9 @@
 
 - `max`: everything it has for `think_ms` (Ultimate: MCTS with the exact solver, each new leaf
   scored half by the value network and half by a fast informed playout, each new move's starting
-  score mostly the network's value of where it leads (progressive bias), a node expanded at its
-  third visit, and the tree kept from move to move, compacted to the subtree played when it runs
-  short of room;
+  score mostly the network's value of where it leads (progressive bias), each move's exploration
+  led by the policy network's prior (PUCT), a node expanded at its third visit, and the tree kept
+  from move to move, compacted to the subtree played when it runs short of room;
   standard boards: `standard_player`, iterative-deepening alpha-beta that proves the result
   where it can).
 - below it, from `master` down to `novice`: the same search for a fixed number of iterations, a
@@ -45,8 +45,15 @@ LEVELS = NAMES
 MAX_VALUE_MIX = 0.5
 # The rest of `max`'s settings (keywords of `ultimate_search.search`), tuned with bench/ladder.py
 # (bench/RESULTS.md, issue 24: 20 virtual visits at each new move's starting score, where
-# `max-2026` has 10, trust the network's first guess longer).
-MAX_SETTINGS: dict[str, Any] = {"expand": 3, "net_prior": 0.8, "prior": 20}
+# `max-2026` has 10, trust the network's first guess longer; the policy network's priors at
+# weight 1 (PUCT), with less UCB exploration, 0.3, since the priors now spread the search).
+MAX_SETTINGS: dict[str, Any] = {
+    "expand": 3,
+    "net_prior": 0.8,
+    "prior": 20,
+    "policy_weight": 1.0,
+    "exploration": 0.3,
+}
 # The fixed speed the baseline (`max` before the value network) sized its seeded searches for.
 BASELINE_ITERATIONS_PER_MS = 300
 
