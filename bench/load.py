@@ -30,6 +30,8 @@ import httpx
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import InvalidHandshake
 
+from tictactoe.server.ops.garbage import collect_young_by_time, tune_garbage_collector
+
 
 @dataclass
 class Figures:
@@ -310,6 +312,18 @@ async def play_round(target: Target, command: dict[str, Any]) -> dict[str, Any]:
 
 
 async def main() -> None:
+    # Collected as the server is (tictactoe.server.ops.garbage): with thousands of sockets, the
+    # default thresholds gave full collections that stopped a generator for seconds, and the
+    # moves it then sent at once were a burst no real evening of players makes.
+    tune_garbage_collector()
+    young = asyncio.ensure_future(collect_young_by_time())
+    try:
+        await serve_commands()
+    finally:
+        young.cancel()
+
+
+async def serve_commands() -> None:
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader(limit=2**26)
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)

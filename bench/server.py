@@ -183,9 +183,15 @@ async def start_target(
 
 
 async def play_round(
-    generators: Generators, target: Target, round_number: int, warmup: float, seconds: float
+    generators: Generators,
+    target: Target,
+    round_number: int,
+    warmup: float,
+    seconds: float,
+    profile: str | None = None,
 ) -> None:
-    """All of a target's tables play for `warmup` + `seconds`; only the latter is measured."""
+    """All of a target's tables play for `warmup` + `seconds`; only the latter is measured
+    (and sampled with py-spy into the folder `profile`, if given)."""
     start = time.monotonic() + 0.5
     measure = (start + warmup, start + warmup + seconds)
     command = {"cmd": "round", "target": target.name, "round": round_number}
@@ -193,7 +199,13 @@ async def play_round(
     answers = asyncio.ensure_future(generators.ask([command] * generators.count))
     await asyncio.sleep(measure[0] - time.monotonic())
     cpu_started = sum(cpu_seconds(pid) for pid in target.pids)
+    samplers = [
+        await sample(pid, f"{profile}/{target.name}-{round_number}-{pid}.txt", seconds)
+        for pid in (target.pids if profile else [])
+    ]
     await asyncio.sleep(measure[1] - time.monotonic())
+    for sampler in samplers:
+        await sampler.wait()
     target.cpu_seconds += sum(cpu_seconds(pid) for pid in target.pids) - cpu_started
     target.measured_seconds += measure[1] - measure[0]
     target.spans.append(measure)
@@ -204,6 +216,18 @@ async def play_round(
         target.generator_cpu += answer["cpu"]
         target.gaps += answer.get("gaps", 0)
     await asyncio.sleep(0.5)  # let moves in flight land before the next target plays
+
+
+async def sample(pid: int, out: str, seconds: float) -> asyncio.subprocess.Process:
+    """py-spy (`uv sync --group bench`) sampling process `pid` for `seconds`, in its raw format
+    (one line per stack with its count): where a target's processor time goes under load."""
+    return await asyncio.create_subprocess_exec(
+        str(Path(sys.executable).with_name("py-spy")),
+        *("record", "--nonblocking", "--rate", "250", "--duration", str(max(1, int(seconds)))),
+        *("--pid", str(pid), "--format", "raw", "--output", out),
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.DEVNULL,
+    )
 
 
 def warmup_seconds(args: argparse.Namespace) -> float:
@@ -326,6 +350,7 @@ async def main(args: argparse.Namespace) -> None:
                         round_number,
                         warmup_seconds(args),
                         args.seconds / args.rounds,
+                        args.profile,
                     )
             results = {target.name: report(target) for target in targets}
             await generators.close()
@@ -369,6 +394,11 @@ def parse_arguments() -> argparse.Namespace:
         metavar="DIR",
         help="also load a server run from this source tree (e.g. `git archive` of an older "
         "commit's src/), in the same rounds: 'before'",
+    )
+    parser.add_argument(
+        "--profile",
+        metavar="DIR",
+        help="sample each target's processes with py-spy while measured (raw stacks in DIR)",
     )
     return parser.parse_args()
 

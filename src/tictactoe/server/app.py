@@ -28,7 +28,7 @@ from tictactoe.server.edge.socket_lane import TableSocketLane
 from tictactoe.server.learning import hint_api, puzzle_api
 from tictactoe.server.learning import pages as learning_pages
 from tictactoe.server.ops import metrics
-from tictactoe.server.ops.garbage import CycleSweeper
+from tictactoe.server.ops.garbage import CycleSweeper, collect_young_by_time
 from tictactoe.server.pubsub.backends import open_pubsub
 from tictactoe.server.pubsub.presence import SharedPresence
 from tictactoe.server.settings import Settings
@@ -101,6 +101,7 @@ def create_app(
             asyncio.ensure_future(_update_gauges(app)),
             asyncio.ensure_future(hub.poll_while_the_bus_is_down()),
             asyncio.ensure_future(sweeper.run()),
+            asyncio.ensure_future(collect_young_by_time()),
         ]
         if start_workers:
             background.append(asyncio.ensure_future(computer.start()))

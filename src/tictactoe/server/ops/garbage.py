@@ -13,7 +13,7 @@ with gc), and a table dropped from memory (it and its side jobs refer to each ot
 `CycleSweeper` runs one once a quarter as many sockets as were open at the last one have closed
 (or tables gone) since, so memory stays bounded by the same rule Python uses, counted in what
 actually makes garbage. Cycles that die young (a refused move's exception and traceback) are
-still found by the young collections, which stay on.
+still found by the young collections, which stay on, and stay short (`YOUNG_OBJECTS`).
 """
 
 from __future__ import annotations
@@ -30,14 +30,49 @@ log = logging.getLogger(__name__)
 NO_AUTOMATIC_FULL_COLLECTION = 2**30
 
 
+# A young collection walks the first generation; once `MIDDLE_EVERY` of them have run, the next
+# walks the second generation too, which holds their survivors: at most about
+# YOUNG_OBJECTS * (MIDDLE_EVERY + 2) objects, a few ms. With 10 000 and 10 (before issue 26's second
+# round) the second generation's walks were the loop's longest stalls: 26-31 ms at 1 000 tables on a
+# quiet box (bench/server.py), where a move's own work is under 1 ms.
+YOUNG_OBJECTS = 5_000
+MIDDLE_EVERY = 2
+
+
 def tune_garbage_collector() -> None:
     """Freezes what start-up made (modules, routes, schemas: never garbage) out of every
-    collection; young collections run every 10 000 allocations, and survivors of ten move on to
-    the oldest generation, where nothing but `CycleSweeper` collects them. With 1 000 tables and
-    Python's thresholds, full collections every few seconds stopped the loop 100-400 ms."""
+    collection; young collections run every `YOUNG_OBJECTS` allocations, and survivors of
+    `MIDDLE_EVERY` of them move on to the oldest generation, where nothing but `CycleSweeper`
+    collects them. With 1 000 tables and Python's thresholds, full collections every few seconds
+    stopped the loop 100-400 ms."""
     gc.collect()
     gc.freeze()
-    gc.set_threshold(10_000, 10, NO_AUTOMATIC_FULL_COLLECTION)
+    gc.set_threshold(YOUNG_OBJECTS, MIDDLE_EVERY, NO_AUTOMATIC_FULL_COLLECTION)
+
+
+# Young collections by time too (`collect_young_by_time`), this often.
+YOUNG_EVERY_SECONDS = 0.1
+
+
+def collect_young() -> int:
+    """One young collection: the first generation, and the second too once `MIDDLE_EVERY` young
+    collections have run since it was last walked. Returns what it found unreachable."""
+    return gc.collect(1 if gc.get_count()[1] >= MIDDLE_EVERY else 0)
+
+
+async def collect_young_by_time(every: float = YOUNG_EVERY_SECONDS) -> None:
+    """Collects the young generations every `every` seconds while the collector is tuned.
+
+    Python counts a young collection due when allocations exceed deallocations by the threshold,
+    but every deallocation counts, an old object's too. Under steady play a move frees the
+    table's previous record and game (old) as it makes new ones (young): the count stands still
+    while the first generation grows, so the collection that finally comes walks everything made
+    since the last (~500 000 objects and 139 ms at 9 980 tables, bench/server.py). By time, each
+    walks what a tenth of a second made. Runs until cancelled."""
+    while True:
+        await asyncio.sleep(every)
+        if full_collections_are_ours():
+            collect_young()
 
 
 def full_collections_are_ours() -> bool:
