@@ -1,12 +1,13 @@
 """The computer player: `best_move` for every variant and level, on Numba kernels.
 
-Layout: `ultimate_kernel` (bitboards, perft, playouts) and `ultimate_search` (MCTS with a solver)
-for Ultimate; `standard_kernel` (alpha-beta solver) and `standard_player` for standard boards;
-`player` maps levels to searches; `position` converts games to kernel states; `perft` counts
-through the kernels; `analysis` scores positions for game reviews. The commands `tictactoe
-engine` (CodinGame protocol), `play` (terminal game) and `bot` (a protocol program at a web
-table) live in the `*_command` modules, with `progress` for their progress bars. Importing
-this package is cheap: Numba is loaded on the first call.
+Layout: `ultimate_kernel` (bitboards, perft, playouts) and `ultimate_search` (MCTS with a solver,
+the loop in `mcts`, guided by the learned `value_net` and `policy_net`) for Ultimate;
+`standard_kernel` (alpha-beta solver) and `standard_player` for standard boards; `player` maps
+levels to searches; `position` converts games to kernel states; `perft` counts through the kernels;
+`analysis` scores positions for game reviews. The commands `tictactoe engine` (CodinGame protocol),
+`play` (terminal game) and `bot` (a protocol program at a web table) live in the `*_command`
+modules, with `progress` for their progress bars. Importing this package is cheap: Numba is loaded
+on the first call.
 """
 
 from __future__ import annotations
