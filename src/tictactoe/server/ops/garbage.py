@@ -69,7 +69,7 @@ async def collect_young_by_time(every: float = YOUNG_EVERY_SECONDS) -> None:
     but every deallocation counts, an old object's too. Under steady play a move frees the
     table's previous record and game (old) as it makes new ones (young): the count stands still
     while the first generation grows, so the collection that finally comes walks everything made
-    since the last (~500 000 objects and 139 ms at 9 980 tables, bench/server.py). By time, each
+    since the last (139-314 ms at 9 980 tables on a quiet box, bench/server.py). By time, each
     walks what a tenth of a second made. Runs until cancelled."""
     while True:
         await asyncio.sleep(every)
