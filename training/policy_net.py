@@ -28,7 +28,6 @@ search's.
 from __future__ import annotations
 
 import argparse
-import itertools
 import sys
 from pathlib import Path
 
@@ -39,7 +38,11 @@ from tictactoe.engine import ultimate_kernel as uk
 from tictactoe.engine import value_net as vn
 
 sys.path.insert(0, str(Path(__file__).parent))
-from value_net import features  # the same features as the value network
+from value_net import (  # the same features and optimiser as the value network
+    adam_step,
+    features,
+    initial_params,
+)
 
 
 def legal_masks(states: np.ndarray) -> np.ndarray:
@@ -86,11 +89,7 @@ def train(
 ) -> dict[str, np.ndarray]:
     x, mask, y = data
     rng = np.random.default_rng(args.seed)
-    sizes = [vn.FEATURES, args.hidden, pn.CELLS]
-    params = {}
-    for i, (a, b) in enumerate(itertools.pairwise(sizes), start=1):
-        params[f"w{i}"] = (rng.standard_normal((a, b)) * np.sqrt(2 / a)).astype(np.float32)
-        params[f"b{i}"] = np.zeros(b, dtype=np.float32)
+    params = initial_params([vn.FEATURES, args.hidden, pn.CELLS], rng)
     moments = {k: (np.zeros_like(v), np.zeros_like(v)) for k, v in params.items()}
     turns = [
         (np.argsort(vn.feature_permutation(sigma)), np.argsort(cell_permutation(sigma)))
@@ -110,16 +109,7 @@ def train(
             d1 = (d2 @ params["w2"].T) * (z1 > 0)
             grads = {"w2": a1.T @ d2, "b2": d2.sum(0), "w1": xb.T @ d1, "b1": d1.sum(0)}
             step += 1
-            for k, g in grads.items():
-                m, v = moments[k]
-                g = g + args.decay * params[k]
-                m *= 0.9
-                m += 0.1 * g
-                v *= 0.999
-                v += 0.001 * g * g
-                m_hat = m / (1 - 0.9**step)
-                v_hat = v / (1 - 0.999**step)
-                params[k] -= (rate * m_hat / (np.sqrt(v_hat) + 1e-8)).astype(np.float32)
+            adam_step(params, grads, moments, step, rate, args.decay)
         sample = slice(0, 50000)
         print(
             f"epoch {epoch + 1}: train {loss(params, x[sample], mask[sample], y[sample])}"

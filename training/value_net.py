@@ -41,15 +41,41 @@ def features(states: np.ndarray) -> np.ndarray:
     return x
 
 
-def train(
-    x: np.ndarray, y: np.ndarray, x_val: np.ndarray, y_val: np.ndarray, args: argparse.Namespace
-) -> dict[str, np.ndarray]:
-    rng = np.random.default_rng(args.seed)
-    sizes = [vn.FEATURES, args.hidden, args.hidden2, 1]
+def initial_params(sizes: list[int], rng: np.random.Generator) -> dict[str, np.ndarray]:
+    """Dense layers `w1, b1, w2, b2, …` between the `sizes` (He initialisation, zero biases)."""
     params = {}
     for i, (a, b) in enumerate(itertools.pairwise(sizes), start=1):
         params[f"w{i}"] = (rng.standard_normal((a, b)) * np.sqrt(2 / a)).astype(np.float32)
         params[f"b{i}"] = np.zeros(b, dtype=np.float32)
+    return params
+
+
+def adam_step(
+    params: dict[str, np.ndarray],
+    grads: dict[str, np.ndarray],
+    moments: dict[str, tuple[np.ndarray, np.ndarray]],
+    step: int,
+    rate: float,
+    decay: float,
+) -> None:
+    """One Adam update of `params` in place (with weight decay `decay`; `step` counts from 1)."""
+    for k, g in grads.items():
+        m, v = moments[k]
+        g = g + decay * params[k]
+        m *= 0.9
+        m += 0.1 * g
+        v *= 0.999
+        v += 0.001 * g * g
+        m_hat = m / (1 - 0.9**step)
+        v_hat = v / (1 - 0.999**step)
+        params[k] -= (rate * m_hat / (np.sqrt(v_hat) + 1e-8)).astype(np.float32)
+
+
+def train(
+    x: np.ndarray, y: np.ndarray, x_val: np.ndarray, y_val: np.ndarray, args: argparse.Namespace
+) -> dict[str, np.ndarray]:
+    rng = np.random.default_rng(args.seed)
+    params = initial_params([vn.FEATURES, args.hidden, args.hidden2, 1], rng)
     moments = {k: (np.zeros_like(v), np.zeros_like(v)) for k, v in params.items()}
     perms = [vn.feature_permutation(sigma) for sigma in vn.symmetries()]
     inverse = [np.argsort(p) for p in perms]
@@ -80,16 +106,7 @@ def train(
                 "b1": d1.sum(0),
             }
             step += 1
-            for k, g in grads.items():
-                m, v = moments[k]
-                g = g + args.decay * params[k]
-                m *= 0.9
-                m += 0.1 * g
-                v *= 0.999
-                v += 0.001 * g * g
-                m_hat = m / (1 - 0.9**step)
-                v_hat = v / (1 - 0.999**step)
-                params[k] -= (rate * m_hat / (np.sqrt(v_hat) + 1e-8)).astype(np.float32)
+            adam_step(params, grads, moments, step, rate, args.decay)
         print(
             f"epoch {epoch + 1}: train {loss(params, x[:50000], y[:50000]):.4f}"
             f" held out {loss(params, x_val, y_val):.4f}"

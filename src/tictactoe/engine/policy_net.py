@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from tictactoe.engine.value_net import FEATURES, W1_SCALE, active_features
+from tictactoe.engine.value_net import FEATURES, W1_SCALE, active_features, fixed_point
 
 HIDDEN = 128  # units of the hidden layer (`training/policy_net.py --hidden`)
 CELLS = 81
@@ -73,10 +73,7 @@ class Weights:
 
     def __init__(self, path: Path = WEIGHTS_FILE) -> None:
         with np.load(path) as data:
-            scaled = np.round(data["w1"] * W1_SCALE)
-            if np.abs(scaled).max() > np.iinfo(np.int16).max:
-                raise ValueError(f"{path}: a hidden-layer weight is too large for fixed point")
-            self.w1 = scaled.astype(np.int16)
+            self.w1 = fixed_point(data["w1"], path)
             self.b1 = np.ascontiguousarray(data["b1"], dtype=np.float32)
             self.w2t = np.ascontiguousarray(data["w2"].T, dtype=np.float32)
             self.b2 = np.ascontiguousarray(data["b2"], dtype=np.float32)

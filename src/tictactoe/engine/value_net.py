@@ -172,16 +172,22 @@ def feature_permutation(sigma: np.ndarray) -> np.ndarray:
     return where
 
 
+def fixed_point(w1: np.ndarray, path: Path) -> np.ndarray:
+    """A first layer trained in float32 as int16 multiples of 1 / `W1_SCALE` (`ValueError` if a
+    weight of the file `path` does not fit)."""
+    scaled = np.round(w1 * W1_SCALE)
+    if np.abs(scaled).max() > np.iinfo(np.int16).max:
+        raise ValueError(f"{path}: a first-layer weight is too large for fixed point")
+    return scaled.astype(np.int16)
+
+
 class Weights:
     """The network's weights, loaded once from `value_net.npz` (trained in float32): the first
     layer in fixed point (see `value`), the rest as float32 arrays."""
 
     def __init__(self, path: Path = WEIGHTS_FILE) -> None:
         with np.load(path) as data:
-            scaled = np.round(data["w1"] * W1_SCALE)
-            if np.abs(scaled).max() > np.iinfo(np.int16).max:
-                raise ValueError(f"{path}: a first-layer weight is too large for fixed point")
-            self.w1 = scaled.astype(np.int16)
+            self.w1 = fixed_point(data["w1"], path)
             self.b1 = np.ascontiguousarray(data["b1"], dtype=np.float32)
             self.w2t = np.ascontiguousarray(data["w2"].T, dtype=np.float32)
             self.b2 = np.ascontiguousarray(data["b2"], dtype=np.float32)
