@@ -32,6 +32,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+from numba import njit
 
 from tictactoe.engine import policy_net as pn
 from tictactoe.engine import ultimate_kernel as uk
@@ -45,13 +46,18 @@ from value_net import (  # the same features and optimiser as the value network
 )
 
 
-def legal_masks(states: np.ndarray) -> np.ndarray:
-    masks = np.zeros((len(states), pn.CELLS), dtype=bool)
+@njit(cache=True)
+def legal_moves_and_bits(states: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Which cells are legal in each position, and what each legal move does (`move_bits`)."""
+    masks = np.zeros((len(states), pn.CELLS), dtype=np.bool_)
+    bits = np.zeros((len(states), pn.CELLS), dtype=np.uint8)
     cells = np.empty(81, dtype=np.int64)
-    for i, state in enumerate(states):
-        n = uk.legal_moves(state, cells)
-        masks[i, cells[:n]] = True
-    return masks
+    for i in range(len(states)):
+        n = uk.legal_moves(states[i], cells)
+        for k in range(n):
+            masks[i, cells[k]] = True
+            bits[i, cells[k]] = pn.move_bits(states[i], cells[k])
+    return masks, bits
 
 
 def cell_permutation(sigma: np.ndarray) -> np.ndarray:
@@ -59,37 +65,47 @@ def cell_permutation(sigma: np.ndarray) -> np.ndarray:
     return np.array([int(sigma[c // 9]) * 9 + int(sigma[c % 9]) for c in range(pn.CELLS)])
 
 
+def move_matrix(bits: np.ndarray) -> np.ndarray:
+    """`move_bits` of each cell of each position as 0/1 columns: shape (positions, 81, bits)."""
+    return ((bits[:, :, None] >> np.arange(pn.MOVE_FEATURES)) & 1).astype(np.float32)
+
+
 def forward(
-    params: dict[str, np.ndarray], x: np.ndarray, mask: np.ndarray
+    params: dict[str, np.ndarray], x: np.ndarray, mask: np.ndarray, moves: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     z1 = x @ params["w1"] + params["b1"]
     a1 = np.maximum(z1, 0)
-    logits = np.where(mask, a1 @ params["w2"] + params["b2"], -1e9)
+    logits = a1 @ params["w2"] + params["b2"] + moves @ params["wm"]
+    logits = np.where(mask, logits, -1e9)
     logits -= logits.max(1, keepdims=True)
     p = np.exp(logits)
     p /= p.sum(1, keepdims=True)
     return z1, a1, p
 
 
-def loss(params: dict[str, np.ndarray], x: np.ndarray, mask: np.ndarray, y: np.ndarray) -> str:
+def loss(
+    params: dict[str, np.ndarray], x: np.ndarray, mask: np.ndarray, bits: np.ndarray, y: np.ndarray
+) -> str:
     """Cross-entropy against the visit shares, and how often the first choices agree."""
     total, agree = 0.0, 0
     for start in range(0, len(x), 4096):
         rows = slice(start, start + 4096)
-        _, _, p = forward(params, x[rows].astype(np.float32), mask[rows])
+        moves = move_matrix(bits[rows])
+        _, _, p = forward(params, x[rows].astype(np.float32), mask[rows], moves)
         total += float(-(y[rows] * np.log(p + 1e-9)).sum())
         agree += int((p.argmax(1) == y[rows].argmax(1)).sum())
     return f"{total / len(x):.4f} (first choice {agree / len(x):.1%})"
 
 
 def train(
-    data: tuple[np.ndarray, np.ndarray, np.ndarray],
-    held: tuple[np.ndarray, np.ndarray, np.ndarray],
+    data: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    held: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
     args: argparse.Namespace,
 ) -> dict[str, np.ndarray]:
-    x, mask, y = data
+    x, mask, bits, y = data
     rng = np.random.default_rng(args.seed)
     params = initial_params([vn.FEATURES, args.hidden, pn.CELLS], rng)
+    params["wm"] = np.zeros(pn.MOVE_FEATURES, dtype=np.float32)
     moments = {k: (np.zeros_like(v), np.zeros_like(v)) for k, v in params.items()}
     turns = [
         (np.argsort(vn.feature_permutation(sigma)), np.argsort(cell_permutation(sigma)))
@@ -104,15 +120,18 @@ def train(
             features_back, cells_back = turns[rng.integers(8)]
             xb = x[rows][:, features_back].astype(np.float32)
             mb, yb = mask[rows][:, cells_back], y[rows][:, cells_back]
-            z1, a1, p = forward(params, xb, mb)
+            moves = move_matrix(bits[rows][:, cells_back])
+            z1, a1, p = forward(params, xb, mb, moves)
             d2 = (p - yb) / len(rows)
             d1 = (d2 @ params["w2"].T) * (z1 > 0)
             grads = {"w2": a1.T @ d2, "b2": d2.sum(0), "w1": xb.T @ d1, "b1": d1.sum(0)}
+            grads["wm"] = np.einsum("pc,pck->k", d2, moves)
             step += 1
             adam_step(params, grads, moments, step, rate, args.decay)
         sample = slice(0, 50000)
         print(
-            f"epoch {epoch + 1}: train {loss(params, x[sample], mask[sample], y[sample])}"
+            f"epoch {epoch + 1}: train"
+            f" {loss(params, x[sample], mask[sample], bits[sample], y[sample])}"
             f" held out {loss(params, *held)}",
             flush=True,
         )
@@ -137,9 +156,9 @@ def main() -> None:
             visits.append(data["visits"])
     all_states = np.concatenate(states)
     counts = np.concatenate(visits).astype(np.float32)
-    mask = legal_masks(all_states)
+    mask, bits = legal_moves_and_bits(all_states)
     keep = counts.sum(1) > 0
-    x, mask, counts = features(all_states[keep]), mask[keep], counts[keep]
+    x, mask, bits, counts = features(all_states[keep]), mask[keep], bits[keep], counts[keep]
     y = counts / counts.sum(1, keepdims=True)
     held = len(x) // 10
     uniform = mask[-held:] / mask[-held:].sum(1, keepdims=True)
@@ -148,7 +167,12 @@ def main() -> None:
         f" {float(-(y[-held:] * np.log(uniform + 1e-9)).sum(1).mean()):.4f}",
         flush=True,
     )
-    params = train((x[:-held], mask[:-held], y[:-held]), (x[-held:], mask[-held:], y[-held:]), args)
+    params = train(
+        (x[:-held], mask[:-held], bits[:-held], y[:-held]),
+        (x[-held:], mask[-held:], bits[-held:], y[-held:]),
+        args,
+    )
+    print("the moves' own weights:", np.round(params["wm"], 3))
     # The engine keeps the hidden layer in fixed point (`value_net.W1_SCALE`): clamp the rare
     # weight beyond its range (about ±2) rather than refuse the network.
     limit = np.iinfo(np.int16).max / vn.W1_SCALE
@@ -161,6 +185,7 @@ def main() -> None:
         b1=params["b1"],
         w2=params["w2"],
         b2=params["b2"],
+        wm=params["wm"],
     )
     print(f"wrote {args.out}")
 

@@ -76,6 +76,8 @@ def train(
 ) -> dict[str, np.ndarray]:
     rng = np.random.default_rng(args.seed)
     params = initial_params([vn.FEATURES, args.hidden, args.hidden2, 1], rng)
+    if args.start:
+        params = load(Path(args.start))
     moments = {k: (np.zeros_like(v), np.zeros_like(v)) for k, v in params.items()}
     perms = [vn.feature_permutation(sigma) for sigma in vn.symmetries()]
     inverse = [np.argsort(p) for p in perms]
@@ -114,6 +116,14 @@ def train(
     return params
 
 
+def load(path: Path) -> dict[str, np.ndarray]:
+    """Weights written by this script, in the shapes `train` uses."""
+    with np.load(path) as data:
+        params = {k: data[k].astype(np.float32) for k in data.files}
+    params["w3"], params["b3"] = params["w3"][:, None], params["b3"][None]
+    return params
+
+
 def predict(params: dict[str, np.ndarray], x: np.ndarray) -> np.ndarray:
     a1 = np.maximum(x.astype(np.float32) @ params["w1"] + params["b1"], 0)
     a2 = np.maximum(a1 @ params["w2"] + params["b2"], 0)
@@ -135,6 +145,7 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=256)
     parser.add_argument("--rate", type=float, default=0.002)
     parser.add_argument("--decay", type=float, default=1e-5)
+    parser.add_argument("--start", help="weights to train on from (default: a new network)")
     parser.add_argument("--out", default=str(vn.WEIGHTS_FILE))
     args = parser.parse_args()
     states, targets = [], []
@@ -147,10 +158,7 @@ def main() -> None:
     held = len(x) // 10
     print(f"{len(x)} positions, {held} held out; always 0.5: {np.mean((y[-held:] - 0.5) ** 2):.4f}")
     if vn.WEIGHTS_FILE.exists():
-        with np.load(vn.WEIGHTS_FILE) as data:
-            shipped = {k: data[k] for k in data.files}
-        shipped["w3"], shipped["b3"] = shipped["w3"][:, None], shipped["b3"][None]
-        shipped_loss = loss(shipped, x[-held:], y[-held:])
+        shipped_loss = loss(load(vn.WEIGHTS_FILE), x[-held:], y[-held:])
         print(f"the shipped network on the held-out positions: {shipped_loss:.4f}")
     params = train(x[:-held], y[:-held], x[-held:], y[-held:], args)
     # The engine keeps the first layer in fixed point (`value_net.W1_SCALE`): clamp the rare

@@ -25,7 +25,7 @@ def priors(net: pn.Weights, state: np.ndarray) -> dict[int, float]:
         np.empty(pn.HIDDEN, dtype=np.int32),
         np.empty(pn.HIDDEN, dtype=np.float32),
     )
-    pn.move_priors(state, cells, n, net.w1, net.b1, net.w2t, net.b2, *scratch, out)
+    pn.move_priors(state, cells, n, net.w1, net.b1, net.w2t, net.b2, net.wm, *scratch, out)
     return {int(cells[i]): float(out[i]) for i in range(n)}
 
 
@@ -76,6 +76,7 @@ def pointing_at(cell: int) -> pn.Weights:
     net.b1 = np.zeros(pn.HIDDEN, dtype=np.float32)
     net.w2t = np.zeros((pn.CELLS, pn.HIDDEN), dtype=np.float32)
     net.b2 = np.zeros(pn.CELLS, dtype=np.float32)
+    net.wm = np.zeros(pn.MOVE_FEATURES, dtype=np.float32)
     net.b2[cell] = 10.0
     return net
 
@@ -120,3 +121,58 @@ def test_a_compacted_tree_keeps_each_move_s_prior() -> None:
     after = {int(compact.move[c]): float(compact.prob[c]) for c in range(start, start + count)}
     assert after == before
     assert abs(sum(after.values()) - 1.0) < 1e-4
+
+
+def _line_through(marks: int, empty: int) -> bool:
+    """Whether a player holding `marks` on a small board completes a line with one `empty` cell."""
+    return any(bin(line & ~marks).count("1") == 1 and line & ~marks & empty for line in uk.LINES)
+
+
+def _what_the_move_does(state: np.ndarray, cell: int) -> int:
+    """`move_bits` worked out the slow way: play the move, then look at the board it left."""
+    t = int(state[uk.TURN])
+    board, spot = divmod(cell, 9)
+    after = state.copy()
+    uk.play(after, cell)
+    bits = 0
+    if (int(after[uk.BIG_X + t]) >> board) & 1:
+        bits |= pn.WINS_BOARD
+    if after[uk.RESULT] == uk.X_WON + t:
+        bits |= pn.WINS_GAME
+    theirs = int(state[uk.X_MASKS + (1 - t) * 9 + board])
+    if any((theirs | (1 << spot)) & line == line for line in uk.LINES):
+        bits |= pn.BLOCKS_BOARD
+    if after[uk.RESULT] != uk.PLAYING:
+        return bits  # the game is over: it sends nobody anywhere
+    if after[uk.SENT] < 0:
+        return bits | pn.SENDS_TO_FREE_CHOICE
+    cells = np.empty(81, dtype=np.int64)
+    for answer in cells[: uk.legal_moves(after, cells)]:
+        reply = after.copy()
+        uk.play(reply, int(answer))
+        if (int(reply[uk.BIG_X + 1 - t]) >> spot) & 1:
+            bits |= pn.SENDS_TO_THEIR_WIN
+            if reply[uk.RESULT] == uk.X_WON + 1 - t:
+                bits |= pn.SENDS_TO_THEIR_GAME_WIN
+    mine = int(after[uk.X_MASKS + t * 9 + spot])
+    empty = uk.FULL & ~(mine | int(after[uk.X_MASKS + (1 - t) * 9 + spot]))
+    if _line_through(mine, empty):
+        bits |= pn.SENDS_TO_MY_WIN
+    return bits
+
+
+def test_what_a_move_does_is_what_playing_it_shows() -> None:
+    cells = np.empty(81, dtype=np.int64)
+    seen = 0
+    for game in random_positions(300, 7):
+        state = ultimate_state(game)
+        for cell in cells[: uk.legal_moves(state, cells)]:
+            bits = pn.move_bits(state, int(cell))
+            expected = _what_the_move_does(state, int(cell))
+            after = state.copy()
+            uk.play(after, int(cell))
+            if after[uk.RESULT] != uk.PLAYING:  # where it would send is not compared
+                bits &= pn.WINS_BOARD | pn.WINS_GAME | pn.BLOCKS_BOARD
+            assert bits == expected, (game.record, ultimate_cell_name(int(cell)))
+            seen |= bits
+    assert seen == (1 << pn.MOVE_FEATURES) - 1  # every bit was met at least once

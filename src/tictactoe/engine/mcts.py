@@ -115,6 +115,7 @@ def run_iterations(
     pb1: np.ndarray,
     pw2t: np.ndarray,
     pb2: np.ndarray,
+    pwm: np.ndarray,
 ) -> int:
     """Run up to `iterations` MCTS iterations on the tree; stop early once the root is proven.
 
@@ -144,7 +145,7 @@ def run_iterations(
     below one half the search plays for a win (contempt), at one half a draw is half a point.
 
     With `policy_weight` > 0 each new child also gets `prob[c]`, the policy network's probability
-    of its move (weights `pw1`...`pb2`, see `policy_net`), and its score at selection the PUCT
+    of its move (weights `pw1`...`pwm`, see `policy_net`), and its score at selection the PUCT
     term `policy_weight * prob * sqrt(parent visits) / (1 + visits)` (AlphaZero's), so the moves
     the network expects are searched first and longest; 0 leaves the search as it was.
     """
@@ -188,6 +189,7 @@ def run_iterations(
                         pb1,
                         pw2t,
                         pb2,
+                        pwm,
                         active,
                         policy_sums,
                         policy_hidden,

@@ -62,6 +62,7 @@ class _NoPolicy(pn.Weights):
         self.b1 = np.zeros(1, dtype=np.float32)
         self.w2t = np.zeros((1, 1), dtype=np.float32)
         self.b2 = np.zeros(1, dtype=np.float32)
+        self.wm = np.zeros(pn.MOVE_FEATURES, dtype=np.float32)
 
 
 _NO_POLICY = _NoPolicy()
@@ -212,6 +213,7 @@ class Tree:
             priors.b1,
             priors.w2t,
             priors.b2,
+            priors.wm,
         )
 
     def result(
