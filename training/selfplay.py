@@ -2,7 +2,8 @@
 
 Each game opens with 2 to 8 uniformly random plies, then both sides play the search with a fixed
 number of iterations per move (seeded, so a seed gives the same games on any machine): `max`'s
-own search (`--player max`: the value network of the moment, its settings) or the plain one
+own search (`--player max`: the value and policy networks of the moment, or those given, and its
+settings) or the plain one
 with playouts only (`--player plain`, what the first networks were trained on). Every
 position after the opening is kept with the search's value of its chosen move and the game's
 final result, both for the side to move, and the search's visits of each cell (81 counts, the
@@ -23,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from tictactoe.engine import player
+from tictactoe.engine import policy_net as pn
 from tictactoe.engine import ultimate_kernel as uk
 from tictactoe.engine import ultimate_search as us
 from tictactoe.engine import value_net as vn
@@ -66,10 +68,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--player", choices=sorted(PLAYERS), default="max")
     parser.add_argument("--net", help="value network weights for `max` (default: the shipped ones)")
+    parser.add_argument("--policy", help="policy network weights for `max` (default: the shipped)")
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
     if args.net:
         vn.use_weights(vn.Weights(Path(args.net)))
+    if args.policy:
+        pn.use_weights(pn.Weights(Path(args.policy)))
     rng = random.Random(args.seed)
     states, values, outcomes, visits = [], [], [], []
     began = time.perf_counter()

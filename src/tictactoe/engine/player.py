@@ -46,7 +46,8 @@ MAX_VALUE_MIX = 0.5
 # The rest of `max`'s settings (keywords of `ultimate_search.search`), tuned with bench/ladder.py
 # (bench/RESULTS.md, issue 24: 20 virtual visits at each new move's starting score, where
 # `max-2026` has 10, trust the network's first guess longer; the policy network's priors at
-# weight 1 (PUCT), with less UCB exploration, 0.3, since the priors now spread the search).
+# weight 1 (PUCT), with less UCB exploration, 0.3, since the priors now spread the search; a
+# draw stays half a point: contempt, a draw worth 0.4 to `max`, was tried and not better).
 MAX_SETTINGS: dict[str, Any] = {
     "expand": 3,
     "net_prior": 0.8,
