@@ -169,6 +169,10 @@ def play_protocol(
 def run(args: argparse.Namespace) -> int:
     if args.think_ms <= 0:
         raise SystemExit("tictactoe engine: --think-ms must be positive")
+    # The engine computes on one thread (Numba kernels), but NumPy's BLAS starts a thread per
+    # core when imported: on this 2-core box ~0.1 s of the first turn's wall time and ~0.2 s of
+    # processor time (bench/first_answer.py). NumPy is imported after this, in the warm-up.
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     return play_protocol(
         sys.stdin, sys.stdout, think_ms=args.think_ms, level=args.level, seed=args.seed
     )
