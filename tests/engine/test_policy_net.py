@@ -25,7 +25,8 @@ def priors(net: pn.Weights, state: np.ndarray) -> dict[int, float]:
         np.empty(pn.HIDDEN, dtype=np.int32),
         np.empty(pn.HIDDEN, dtype=np.float32),
     )
-    pn.move_priors(state, cells, n, net.w1, net.b1, net.w2t, net.b2, net.wm, *scratch, out)
+    flags = np.array([pn.move_bits(state, int(cell)) for cell in cells[:n]], dtype=np.int64)
+    pn.move_priors(state, cells, flags, n, net.w1, net.b1, net.w2t, net.b2, net.wm, *scratch, out)
     return {int(cells[i]): float(out[i]) for i in range(n)}
 
 

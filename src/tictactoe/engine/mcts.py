@@ -13,20 +13,22 @@ import numpy as np
 from numba import njit
 
 from tictactoe.engine.fast_playout import fast_playout
+from tictactoe.engine.policy_net import (
+    BLOCKS_BOARD,
+    SENDS_TO_FREE_CHOICE,
+    SENDS_TO_THEIR_WIN,
+    WINS_BOARD,
+    WINS_GAME,
+    move_bits,
+    move_priors,
+)
 from tictactoe.engine.policy_net import HIDDEN as POLICY_HIDDEN
-from tictactoe.engine.policy_net import move_priors
 from tictactoe.engine.ultimate_kernel import (
-    BIG_X,
-    CLOSED,
     DRAW,
-    FULL,
     PLAYING,
     RESULT,
     STATE_SIZE,
-    THREATS,
     TURN,
-    WINS,
-    X_MASKS,
     X_WON,
     careful_of,
     draw_is_certain,
@@ -157,6 +159,7 @@ def run_iterations(
     child = np.empty(STATE_SIZE, dtype=np.int64)
     path = np.empty(128, dtype=np.int64)
     buffer = np.empty(81, dtype=np.int64)
+    flags = np.empty(81, dtype=np.int64)  # `move_bits` of each cell in `buffer`
     priors = np.empty(81, dtype=np.float32)
     policy_sums = np.empty(POLICY_HIDDEN, dtype=np.int32)
     policy_hidden = np.empty(POLICY_HIDDEN, dtype=np.float32)
@@ -180,10 +183,13 @@ def run_iterations(
                 for i in range(n - 1, 0, -1):
                     j = random_below(rng, i + 1)
                     buffer[i], buffer[j] = buffer[j], buffer[i]
+                for i in range(n):
+                    flags[i] = move_bits(s, buffer[i])
                 if policy_weight > 0.0:
                     move_priors(
                         s,
                         buffer,
+                        flags,
                         n,
                         pw1,
                         pb1,
@@ -195,13 +201,11 @@ def run_iterations(
                         policy_hidden,
                         priors,
                     )
-                t = s[TURN]
-                big = s[BIG_X + t]
-                closed = s[CLOSED]
                 wins_now = False
                 for i in range(n):
                     c = start + i
                     cell = buffer[i]
+                    bits = flags[i]
                     move[c] = cell
                     visits[c] = 0
                     value[c] = 0.0
@@ -209,32 +213,19 @@ def run_iterations(
                     proven[c] = UNKNOWN
                     heur[c] = -1.0
                     prob[c] = priors[i] if policy_weight > 0.0 else 0.0
-                    b = cell // 9
-                    p = cell - b * 9
-                    mine = s[X_MASKS + t * 9 + b]
-                    own = mine | (1 << p)
-                    if solver > 0 and WINS[own] and WINS[big | (1 << b)]:
+                    if solver > 0 and bits & WINS_GAME:
                         proven[c] = WIN
                         wins_now = True
                     if prior > 0:
-                        theirs_b = s[X_MASKS + (1 - t) * 9 + b]
                         q = 0.5
-                        if WINS[own]:
+                        if bits & WINS_BOARD:
                             q += bias[0]
-                        elif (THREATS[theirs_b] >> p) & 1:
+                        elif bits & BLOCKS_BOARD:
                             q += bias[1]
-                        target_closed = (closed >> p) & 1 or (
-                            p == b and (WINS[own] or (own | theirs_b) == FULL)
-                        )
-                        if target_closed:
+                        if bits & SENDS_TO_FREE_CHOICE:
                             q -= bias[2]
-                        else:
-                            theirs = s[X_MASKS + (1 - t) * 9 + p]
-                            empty = FULL & ~(theirs | s[X_MASKS + t * 9 + p])
-                            if p == b:
-                                empty &= ~(1 << p)
-                            if THREATS[theirs] & empty:
-                                q -= bias[3]
+                        elif bits & SENDS_TO_THEIR_WIN:
+                            q -= bias[3]
                         if net_prior > 0.0 and proven[c] == UNKNOWN:
                             child[:] = s
                             play(child, cell)

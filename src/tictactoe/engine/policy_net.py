@@ -1,7 +1,7 @@
 """A small learned policy for Ultimate: how likely the search is to pick each move (Numba).
 
-`move_priors(s, cells, n, ...)` writes into `out` a probability for each of the `n` legal cells
-of state `s`: the softmax, over those cells, of a network with one hidden layer on the value
+`move_priors(s, cells, flags, n, ...)` writes into `out` a probability for each of the `n` legal
+cells of state `s`: the softmax, over those cells, of a network with one hidden layer on the value
 network's features (`value_net.active_features`), each cell's score plus a learned weight for
 each thing the move itself does (`move_bits`: wins or blocks a small board, where it sends the
 opponent), which a position's features alone cannot tell the output layer. `max` uses it for
@@ -70,6 +70,7 @@ def move_bits(s: np.ndarray, cell: int) -> int:
 def move_priors(
     s: np.ndarray,
     cells: np.ndarray,
+    flags: np.ndarray,
     n: int,
     w1: np.ndarray,
     b1: np.ndarray,
@@ -81,11 +82,11 @@ def move_priors(
     hidden: np.ndarray,
     out: np.ndarray,
 ) -> None:
-    """Write the probability of each of the `n` cells in `cells` (the legal moves of `s`) into
-    `out[:n]`. `w1` is the hidden layer in fixed point (int16, `W1_SCALE` a unit, as in
-    `value_net.value`), `w2t` the output layer with one row per cell, `wm` the weight of each of
-    `move_bits`' bits; `active`, `sums` (int32) and `hidden` (float32, a slot per hidden unit)
-    are scratch."""
+    """Write the probability of each of the `n` cells in `cells` (the legal moves of `s`, and
+    `flags` their `move_bits`, which the search needs too) into `out[:n]`. `w1` is the hidden
+    layer in fixed point (int16, `W1_SCALE` a unit, as in `value_net.value`), `w2t` the output
+    layer with one row per cell, `wm` the weight of each of `move_bits`' bits; `active`, `sums`
+    (int32) and `hidden` (float32, a slot per hidden unit) are scratch."""
     count = active_features(s, active)
     for j in range(HIDDEN):
         sums[j] = 0
@@ -101,7 +102,7 @@ def move_priors(
         a = b2[cell]
         for j in range(HIDDEN):
             a += w2t[cell, j] * hidden[j]
-        bits = move_bits(s, cell)
+        bits = flags[i]
         for k in range(MOVE_FEATURES):
             if (bits >> k) & 1:
                 a += wm[k]
