@@ -3,10 +3,10 @@ violation on any page in any language, in light and dark; and every page says it
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import pytest
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import APIRequestContext, Browser, BrowserContext, Page, expect
 
 from tictactoe.server.web.templating import LANGUAGES, language_tag
 
@@ -18,20 +18,19 @@ PAGES = ["/", "/games/standard", "/games/ultimate", "/analysis", "/my-games"]
 DARK_TOO = {"en", "fi"}
 
 
-def a_table_mid_game(new_context: NewContext) -> str:
-    """An Ultimate table some moves in, seen from a third browser."""
-    context = new_context()
-    created = context.request.post("/api/tables", data={"variant": "ultimate", "first": "me"})
+def a_table_mid_game(host: APIRequestContext, guest: APIRequestContext) -> str:
+    """An Ultimate table some moves in (seen by the tests from a third browser)."""
+    created = host.post("/api/tables", data={"variant": "ultimate", "first": "me"})
     assert created.ok
     table = created.json()
-    guest = new_context().request.post(f"/api/tables/{table['id']}/seats")
-    assert guest.ok
-    tokens = {table["seat"]: table["token"], guest.json()["seat"]: guest.json()["token"]}
-    state = context.request.get(f"/api/tables/{table['id']}").json()
+    joined = guest.post(f"/api/tables/{table['id']}/seats")
+    assert joined.ok
+    tokens = {table["seat"]: table["token"], joined.json()["seat"]: joined.json()["token"]}
+    state = host.get(f"/api/tables/{table['id']}").json()
     for _ in range(12):
         mover = state["turn"]
         move = sorted(state["legal_moves"])[0]
-        response = context.request.post(
+        response = host.post(
             f"/api/tables/{table['id']}/moves",
             data={"move": move},
             headers={"Authorization": f"Bearer {tokens[mover]}"},
@@ -41,9 +40,8 @@ def a_table_mid_game(new_context: NewContext) -> str:
     return str(table["url"])
 
 
-def a_finished_game_review(new_context: NewContext) -> str:
+def a_finished_game_review(host: APIRequestContext, guest: APIRequestContext) -> str:
     """The review page of a 3×3 game X won in five moves."""
-    host, guest = new_context().request, new_context().request
     table = host.post("/api/tables", data={"variant": "standard", "first": "me"}).json()
     tokens = {
         "x": table["token"],
@@ -59,12 +57,26 @@ def a_finished_game_review(new_context: NewContext) -> str:
     return f"/t/{table['id']}/games/1"
 
 
+@pytest.fixture(scope="module")
+def games(browser: Browser, base_url: str) -> Iterator[tuple[str, str]]:
+    """(a table mid-game, a finished game's review): made once, read in every language."""
+    host, guest = (browser.new_context(base_url=base_url) for _ in range(2))
+    yield (
+        a_table_mid_game(host.request, guest.request),
+        a_finished_game_review(host.request, guest.request),
+    )
+    host.close()
+    guest.close()
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_no_serious_accessibility_violations_on_any_page(
-    new_context: NewContext, serious_violations: Callable[[Page], list[str]], language: str
+    new_context: NewContext,
+    serious_violations: Callable[[Page], list[str]],
+    games: tuple[str, str],
+    language: str,
 ) -> None:
-    table_url = a_table_mid_game(new_context)
-    review = a_finished_game_review(new_context)
+    table_url, review = games
     for scheme in ("light", "dark") if language in DARK_TOO else ("light",):
         # Injecting axe-core is an inline script, which the site's CSP rightly refuses.
         page = new_context(color_scheme=scheme, bypass_csp=True).new_page()
