@@ -183,8 +183,9 @@ def run_iterations(
                 for i in range(n - 1, 0, -1):
                     j = random_below(rng, i + 1)
                     buffer[i], buffer[j] = buffer[j], buffer[i]
-                for i in range(n):
-                    flags[i] = move_bits(s, buffer[i])
+                if solver > 0 or prior > 0 or policy_weight > 0.0:  # their readers below
+                    for i in range(n):
+                        flags[i] = move_bits(s, buffer[i])
                 if policy_weight > 0.0:
                     move_priors(
                         s,
