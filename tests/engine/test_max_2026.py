@@ -4,14 +4,18 @@ settings `max` had at fe1d5e4 whatever `max` plays with now, keeps its own tree 
 
 from __future__ import annotations
 
+import copy
 import random
 import time
 
+import numpy as np
 import pytest
 
 import tictactoe
 from tictactoe.engine import LEVELS, levels, max_2026, player, warm_up
 from tictactoe.engine import ultimate_search as us
+from tictactoe.engine import value_net as vn
+from tictactoe.engine.levels import LEVELS as LEVEL_TABLE
 from tictactoe.engine.position import ultimate_cell_name, ultimate_state
 
 
@@ -30,10 +34,42 @@ def test_a_fixed_budget_repeats_and_is_the_frozen_search() -> None:
     first = max_2026.max_2026_move(game, seed=7, iterations=3000)
     assert first == max_2026.max_2026_move(game, seed=7, iterations=3000)
     assert first in game.legal_moves()
-    # The same search spelled out with the frozen settings chooses the same move.
+    # The same search spelled out with the frozen settings and network chooses the same move.
     search_seed = random.Random(7).getrandbits(48)
-    frozen = us.search(ultimate_state(game), iterations=3000, seed=search_seed, **max_2026.SETTINGS)
+    shipped = vn.weights()
+    vn.use_weights(vn.Weights(max_2026.NETWORK))
+    try:
+        frozen = us.search(
+            ultimate_state(game), iterations=3000, seed=search_seed, **max_2026.SETTINGS
+        )
+    finally:
+        vn.use_weights(shipped)
     assert first == ultimate_cell_name(frozen.cell)
+
+
+def test_it_and_the_net_levels_search_with_its_network_whatever_max_uses() -> None:
+    """A network that answers 0.5 everywhere in `max`'s place changes neither `max-2026`'s move
+    nor a `net` level's (their Elo was measured with the frozen network), and stays in place."""
+    game = tictactoe.Game.from_record("ultimate", "e5 e4 d2 c4")
+    level = next(lv for lv in LEVEL_TABLE if lv.kind == "net")
+    before = max_2026.max_2026_move(game, seed=3, iterations=2000)
+    level_before = player.best_move(game, level.name, seed=3)
+    shipped = vn.weights()
+    flat = copy.copy(vn.Weights(max_2026.NETWORK))
+    flat.w3 = np.zeros_like(flat.w3)
+    flat.b3 = 0.0
+    vn.use_weights(flat)
+    try:
+        # The flat network does change the frozen search when it is the one in use.
+        state = ultimate_state(game)
+        seed = random.Random(3).getrandbits(48)
+        flat_search = us.search(state, iterations=2000, seed=seed, **max_2026.SETTINGS)
+        assert ultimate_cell_name(flat_search.cell) != before
+        assert max_2026.max_2026_move(game, seed=3, iterations=2000) == before
+        assert player.best_move(game, level.name, seed=3) == level_before
+        assert vn.weights() is flat
+    finally:
+        vn.use_weights(shipped)
 
 
 def test_it_takes_a_win_at_once() -> None:

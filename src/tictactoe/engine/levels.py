@@ -16,8 +16,8 @@ Kinds of Ultimate player:
 - `playouts`: `iterations` of MCTS with random playouts, no solver, and now and then
   (`careless`) a random move among those it tried more than once.
 - `search`: `iterations` of the MCTS with the exact solver and informed playouts (`hard`).
-- `net`: the search `max` had when the levels were rated (`max_2026`: the value network, the
-  solver) for a fixed `iterations`.
+- `net`: the search `max` had when the levels were rated (`max_2026.fixed_search`: its settings
+  and its value network, the solver) for a fixed `iterations`.
 - `max`: `max`'s search for the whole `think_ms`, its tree kept between moves.
 
 Standard boards (`standard_player`): `glance` with the same `sense`, a search of `depth` plies

@@ -5,15 +5,21 @@ so every setting of its search is spelled out here rather than read from `player
 or from `ultimate_search.search`'s defaults, which a stronger `max` may change. It keeps its own
 tree between moves. It is not a level: players never see it.
 
-Its network is the one shipped then, `value_net.npz`; a retrained network must ship under
-another name or leave a copy of that file for this player (`NETWORK`).
+Its network is the one shipped then, kept as `max_2026_value_net.npz` (`NETWORK`) when a
+retrained one took its place in `value_net.npz`. The `net` levels search with it too
+(`fixed_search`), so their Elo stands whatever network `max` ships with.
 """
 
 from __future__ import annotations
 
 import random
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from tictactoe.engine import ultimate_search as us
 from tictactoe.engine import value_net as vn
@@ -22,7 +28,7 @@ from tictactoe.engine.position import ultimate_cell_name, ultimate_state
 from tictactoe.rules import Game
 
 NAME = "max-2026"
-NETWORK = vn.WEIGHTS_FILE
+NETWORK = Path(__file__).with_name("max_2026_value_net.npz")
 # Every keyword of `ultimate_search.search` that `max` set or took by default at fe1d5e4.
 SETTINGS: dict[str, Any] = {
     "exploration": 0.5,
@@ -43,10 +49,24 @@ _kept = KeptTree()
 _network: list[vn.Weights] = []
 
 
-def _weights() -> vn.Weights:
+@contextmanager
+def _its_network() -> Iterator[None]:
+    """Searches inside use `max-2026`'s network (loaded once), then the one in use before."""
     if not _network:
-        _network.append(vn.weights() if NETWORK == vn.WEIGHTS_FILE else vn.Weights(NETWORK))
-    return _network[0]
+        _network.append(vn.Weights(NETWORK))
+    before = vn.weights()
+    vn.use_weights(_network[0])
+    try:
+        yield
+    finally:
+        vn.use_weights(before)
+
+
+def fixed_search(state: np.ndarray, iterations: int, seed: int) -> us.SearchResult:
+    """`max-2026`'s search of kernel `state` for `iterations` on a new tree, with its network:
+    repeatable with `seed` (the `net` levels play it)."""
+    with _its_network():
+        return us.search(state, iterations=iterations, seed=seed, **SETTINGS)
 
 
 def max_2026_move(
@@ -63,14 +83,9 @@ def max_2026_move(
         return moves[0]
     state = ultimate_state(game)
     search_seed = random.Random(seed).getrandbits(48)
-    shipped = vn.weights()
-    vn.use_weights(_weights())
-    try:
-        if iterations is not None:
-            result = us.search(state, iterations=iterations, seed=search_seed, **SETTINGS)
-        else:
-            deadline = started + think_ms / 1000
-            result = _kept.search(game, state, deadline, compact=True, seed=search_seed, **SETTINGS)
-    finally:
-        vn.use_weights(shipped)
+    if iterations is not None:
+        return ultimate_cell_name(fixed_search(state, iterations, search_seed).cell)
+    deadline = started + think_ms / 1000
+    with _its_network():
+        result = _kept.search(game, state, deadline, compact=True, seed=search_seed, **SETTINGS)
     return ultimate_cell_name(result.cell)

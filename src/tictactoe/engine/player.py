@@ -1,13 +1,13 @@
 """What each level of the computer player runs (`levels.LEVELS` says which level is what).
 
 - `max`: everything it has for `think_ms` (Ultimate: MCTS with the exact solver, each new leaf
-  scored half by the value network and half by a fast informed playout, each new move's starting
+  scored 70% by the value network and 30% by a fast informed playout, each new move's starting
   score mostly the network's value of where it leads (progressive bias), each move's exploration
   led by the policy network's prior (PUCT), a node expanded at its third visit, and the tree kept
   from move to move, compacted to the subtree played when it runs short of room;
   standard boards: `standard_player`, iterative-deepening alpha-beta that proves the result
   where it can).
-- below it, from `master` down to `novice`: the same search for a fixed number of iterations, a
+- below it, from `expert` down to `novice`: the same search for a fixed number of iterations, a
   plainer search, or one look at the board with more or fewer random taps (see `levels`).
 
 Levels below `max` search a fixed amount, so they play the same on any machine and a seed makes
@@ -41,8 +41,9 @@ from tictactoe.rules import Game
 
 LEVELS = NAMES
 
-# The share of a leaf's score `max` takes from the value network (the rest from a playout).
-MAX_VALUE_MIX = 0.5
+# The share of a leaf's score `max` takes from the value network (the rest from a playout): 0.7
+# since the third-generation network (0.5 before; bench/RESULTS.md, issue 24, fourth session).
+MAX_VALUE_MIX = 0.7
 # The rest of `max`'s settings (keywords of `ultimate_search.search`), tuned with bench/ladder.py
 # (bench/RESULTS.md, issue 24: 20 virtual visits at each new move's starting score, where
 # `max-2026` has 10, trust the network's first guess longer; the policy network's priors at
@@ -132,9 +133,8 @@ def _ultimate_move(
         result = us.search(state, iterations=level.iterations, seed=search_seed)
         return ultimate_cell_name(result.cell)
     if level.kind == "net":
-        # The search `max` had when these levels were rated (`max_2026`), so their Elo stands.
-        settings = max_2026.SETTINGS
-        result = us.search(state, iterations=level.iterations, seed=search_seed, **settings)
+        # The search and network `max` had when these levels were rated, so their Elo stands.
+        result = max_2026.fixed_search(state, level.iterations, search_seed)
         return ultimate_cell_name(result.cell)
     return ultimate_cell_name(_max_search(game, state, think_ms, seed, search_seed, deadline).cell)
 
