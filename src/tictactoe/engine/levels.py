@@ -7,7 +7,7 @@ the differences added up (bench/RESULTS.md has the games behind every figure). `
 at 100 ms a move on a free core (the ladder's `max(n=50000)`: a busy machine gives it less,
 the site's 300 ms more). The four names of the first release (`easy`, `medium`, `hard`, `max`)
 keep their strength; the others sit between and below them, so that each level is a step of
-≈ 150–250 Elo above the one before (`max` has since grown to ≈ 270 above `expert`).
+≈ 150–250 Elo above the one before.
 
 Kinds of Ultimate player:
 - `glance`: one look at the board (`player._beginner_ultimate_move`), taken with probability
@@ -18,6 +18,8 @@ Kinds of Ultimate player:
 - `search`: `iterations` of the MCTS with the exact solver and informed playouts (`hard`).
 - `net`: the search `max` had when the levels were rated (`max_2026.fixed_search`: its settings
   and its value network, the solver) for a fixed `iterations`.
+- `fixed`: `max`'s own search (its networks and settings) for a fixed `iterations`, a new tree
+  each move (`master`: what `max` searches in a small part of its time).
 - `max`: `max`'s search for the whole `think_ms`, its tree kept between moves.
 
 Standard boards (`standard_player`): `glance` with the same `sense`, a search of `depth` plies
@@ -33,7 +35,7 @@ from dataclasses import dataclass
 class Level:
     name: str
     elo: int
-    kind: str  # glance, playouts, search, net or max (Ultimate)
+    kind: str  # glance, playouts, search, net, fixed or max (Ultimate)
     sense: float = 1.0  # glance: how often it looks at the board instead of tapping at random
     iterations: int = 0  # playouts, search, net
     careless: float = 0.0  # playouts: share of careless moves
@@ -51,7 +53,8 @@ LEVELS: tuple[Level, ...] = (
     Level("hard", 1300, "search", iterations=3000, depth=4),
     Level("strong", 1460, "net", iterations=2000, depth=5),
     Level("expert", 1640, "net", iterations=8000, depth=6),
-    Level("max", 1910, "max"),
+    Level("master", 1820, "fixed", iterations=8000, depth=7),
+    Level("max", 1970, "max"),
 )
 
 BY_NAME = {level.name: level for level in LEVELS}

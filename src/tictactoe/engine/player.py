@@ -136,6 +136,10 @@ def _ultimate_move(
         # The search and network `max` had when these levels were rated, so their Elo stands.
         result = max_2026.fixed_search(state, level.iterations, search_seed)
         return ultimate_cell_name(result.cell)
+    if level.kind == "fixed":
+        settings = {"value_mix": MAX_VALUE_MIX, **MAX_SETTINGS}
+        result = us.search(state, iterations=level.iterations, seed=search_seed, **settings)
+        return ultimate_cell_name(result.cell)
     return ultimate_cell_name(_max_search(game, state, think_ms, seed, search_seed, deadline).cell)
 
 

@@ -23,6 +23,7 @@ LevelName = Literal[
     "hard",
     "strong",
     "expert",
+    "master",
     "max",
 ]
 
