@@ -37,7 +37,7 @@ class Level:
     elo: int
     kind: str  # glance, playouts, search, net, fixed or max (Ultimate)
     sense: float = 1.0  # glance: how often it looks at the board instead of tapping at random
-    iterations: int = 0  # playouts, search, net
+    iterations: int = 0  # playouts, search, net, fixed
     careless: float = 0.0  # playouts: share of careless moves
     depth: int = 0  # standard: plies searched (0: `max`'s deepening, or a glance)
     slips: float = 0.0  # standard depth searches: share of random moves

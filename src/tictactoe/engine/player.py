@@ -7,7 +7,7 @@
   from move to move, compacted to the subtree played when it runs short of room;
   standard boards: `standard_player`, iterative-deepening alpha-beta that proves the result
   where it can).
-- below it, from `expert` down to `novice`: the same search for a fixed number of iterations, a
+- below it, from `master` down to `novice`: the same search for a fixed number of iterations, a
   plainer search, or one look at the board with more or fewer random taps (see `levels`).
 
 Levels below `max` search a fixed amount, so they play the same on any machine and a seed makes
