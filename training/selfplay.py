@@ -31,7 +31,7 @@ from tictactoe.engine import value_net as vn
 
 PLAYERS: dict[str, dict[str, Any]] = {
     "plain": {},
-    "max": {"value_mix": player.MAX_VALUE_MIX, **player.MAX_SETTINGS},
+    "max": player.MAX_SEARCH,
 }
 
 

@@ -56,6 +56,8 @@ MAX_SETTINGS: dict[str, Any] = {
     "policy_weight": 1.0,
     "exploration": 0.3,
 }
+# Every keyword of `max`'s search, the value share included (its fixed-budget searches use them).
+MAX_SEARCH: dict[str, Any] = {"value_mix": MAX_VALUE_MIX, **MAX_SETTINGS}
 # The fixed speed the baseline (`max` before the value network) sized its seeded searches for.
 BASELINE_ITERATIONS_PER_MS = 300
 
@@ -68,10 +70,9 @@ def calibrate(milliseconds: float = 40.0) -> float:
     early position for `milliseconds`, after a short one that loads the kernels), so a seeded
     `max` can size its fixed budget to take about `think_ms`. Kept for the process."""
     state = ultimate_state(Game.from_record("ultimate", "e5 e4"))
-    settings = {"value_mix": MAX_VALUE_MIX, **MAX_SETTINGS}
-    us.search(state, deadline=time.perf_counter() + 0.002, seed=1, **settings)
+    us.search(state, deadline=time.perf_counter() + 0.002, seed=1, **MAX_SEARCH)
     began = time.perf_counter()
-    result = us.search(state, deadline=began + milliseconds / 1000, seed=1, **settings)
+    result = us.search(state, deadline=began + milliseconds / 1000, seed=1, **MAX_SEARCH)
     rate = result.iterations / max((time.perf_counter() - began) * 1000, 1e-3)
     _speed[:] = [rate]
     return rate
@@ -137,8 +138,7 @@ def _ultimate_move(
         result = max_2026.fixed_search(state, level.iterations, search_seed)
         return ultimate_cell_name(result.cell)
     if level.kind == "fixed":
-        settings = {"value_mix": MAX_VALUE_MIX, **MAX_SETTINGS}
-        result = us.search(state, iterations=level.iterations, seed=search_seed, **settings)
+        result = us.search(state, iterations=level.iterations, seed=search_seed, **MAX_SEARCH)
         return ultimate_cell_name(result.cell)
     return ultimate_cell_name(_max_search(game, state, think_ms, seed, search_seed, deadline).cell)
 
