@@ -162,6 +162,12 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=256)
     parser.add_argument("--rate", type=float, default=0.002)
     parser.add_argument("--decay", type=float, default=1e-5)
+    parser.add_argument(
+        "--outcome-share",
+        type=float,
+        default=0.5,
+        help="the game's result's share of the target (the rest: the search's value)",
+    )
     parser.add_argument("--start", help="weights to train on from (default: a new network)")
     parser.add_argument("--out", default=str(vn.WEIGHTS_FILE))
     args = parser.parse_args()
@@ -169,7 +175,8 @@ def main() -> None:
     for name in args.data:
         with np.load(name) as data:
             states.append(data["states"])
-            targets.append(0.5 * data["outcomes"] + 0.5 * data["values"])
+            share = args.outcome_share
+            targets.append(share * data["outcomes"] + (1 - share) * data["values"])
     x = features(np.concatenate(states))
     y = np.concatenate(targets).astype(np.float32)
     held = len(x) // 10
