@@ -18,6 +18,7 @@ not what limits the server: each reports how late its own loop ran while measuri
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import resource
@@ -28,7 +29,7 @@ from typing import Any
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import InvalidHandshake
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from tictactoe.server.ops.garbage import collect_young_by_time, tune_garbage_collector
 
@@ -143,7 +144,7 @@ class ServerPlayer:
         except asyncio.CancelledError:
             self.rematch_asked = 0  # not asked: the next round asks
             raise
-        await self.ws.send('{"type":"rematch"}')
+        await self._send('{"type":"rematch"}')
 
     async def move(self, table: dict[str, Any], game: int, ply: int) -> None:
         try:
@@ -154,7 +155,13 @@ class ServerPlayer:
         move = random.choice(table["legal_moves"])
         self.figures.moved(self.table, game, ply)
         body = {"type": "move", "move": move, "version": table["version"]}
-        await self.ws.send(json.dumps(body))
+        await self._send(json.dumps(body))
+
+    async def _send(self, text: str) -> None:
+        """Sends unless the socket is gone (its server process killed, bench/scale.py
+        `--kill-one`): that player simply stops, where the error would only be printed."""
+        with contextlib.suppress(ConnectionClosed):
+            await self.ws.send(text)
 
 
 class RelayPlayer:
