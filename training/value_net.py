@@ -16,6 +16,12 @@ positions (about two minutes):
 Held out (the last 74 764 positions, from seed 62): mean squared error 0.0312, where the second
 generation gets 0.0316 on them (and a network with 128 units in its first layer 0.0309).
 
+Tried and not shipped (bench/RESULTS.md, issue 24, fifth session): a fourth generation, from
+16 000 games of the `max` of f10644c (seeds 71 and 72, as above) trained on from the shipped
+network (`--start src/tictactoe/engine/value_net.npz --rate 0.001`), held out 0.0302 against the
+shipped 0.0311, played no better (+6 Elo over 400 games at 10 000 iterations, level by the
+clock); a new network on those games alone 0.0308.
+
 The second generation (kept as `max_2026_value_net.npz`: the network of `max-2026` and of the
 `net` levels, whose Elo was measured with it): self-play of `max` (its settings of the time:
 value 0.5, expand 3, net_prior 0.8) searching 3 000 iterations a move with the first-generation
