@@ -38,7 +38,8 @@ training):
     uv run --frozen python training/value_net.py /tmp/selfplay-2[123].npz --seed 1 --epochs 12
 
 Target: the mean of the game's result and the search's value of the move it chose, both for the
-side to move (the result alone is noisy, the search's value alone is short-sighted). Each batch
+side to move (the result alone is noisy, the search's value alone is short-sighted; another mix
+with `--outcome-share`, the result's share). Each batch
 is turned by one of the board's eight symmetries (they act on the small boards and on the cells
 inside them alike). Adam on the cross-entropy, a few epochs; the last tenth of the positions
 (whole games of the last seed) is held out to report the error against.
@@ -177,11 +178,11 @@ def main() -> None:
     parser.add_argument("--start", help="weights to train on from (default: a new network)")
     parser.add_argument("--out", default=str(vn.WEIGHTS_FILE))
     args = parser.parse_args()
+    share = args.outcome_share
     states, targets = [], []
     for name in args.data:
         with np.load(name) as data:
             states.append(data["states"])
-            share = args.outcome_share
             targets.append(share * data["outcomes"] + (1 - share) * data["values"])
     x = features(np.concatenate(states))
     y = np.concatenate(targets).astype(np.float32)
