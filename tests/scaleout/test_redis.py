@@ -93,3 +93,20 @@ async def test_ping_fails_while_redis_is_down(
     await until(lambda: not a.connected)
     with pytest.raises(ConnectionError):
         await a.ping()
+
+
+async def test_a_subscription_confirmed_after_subscribe_stopped_waiting_gets_a_resync(
+    private_redis: RedisServer,
+) -> None:
+    # Told not to wait for Redis at all: `subscribe` returns before the subscription takes
+    # effect, so whatever is published in between is not heard, and the subscriber is told.
+    bus = RedisPubSub(private_redis.url, confirm_seconds=0.0)
+    await bus.start()
+    try:
+        heard: list[str] = []
+        await bus.subscribe("table:slow", heard.append)
+        await until(lambda: heard == [RESYNC])
+        await bus.publish("table:slow", "after")
+        await until(lambda: heard == [RESYNC, "after"])
+    finally:
+        await bus.close()

@@ -4,8 +4,11 @@ One connection publishes; one more listens to every channel this process has sub
 a reader task hands each message to the channel's callbacks in arrival order. Redis pub/sub keeps
 nothing for a subscriber that is away, so a lost connection means lost messages: the reader
 reconnects (with backoff), subscribes again, and then calls every callback with `RESYNC` so the
-subscribers re-read the truth from the database. A publish that cannot reach Redis is delivered to
-this process's own subscribers at once, and the other processes catch up by that same resync.
+subscribers re-read the truth from the database. A subscription that Redis confirms only after
+`subscribe` stopped waiting (a slow Redis, or one being connected to) gets a `RESYNC` once it is
+confirmed: what was published before it took effect went unheard. A publish that cannot reach
+Redis is delivered to this process's own subscribers at once, and the other processes catch up
+by that same resync.
 """
 
 from __future__ import annotations
@@ -31,14 +34,23 @@ _CONFIRM_SECONDS = 2.0
 class RedisPubSub:
     """`PubSub` on a Redis server shared by every process of the site."""
 
-    def __init__(self, url: str, *, max_backoff_seconds: float = 2.0) -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        max_backoff_seconds: float = 2.0,
+        confirm_seconds: float = _CONFIRM_SECONDS,
+    ) -> None:
         self.url = url
         self._max_backoff = max_backoff_seconds
+        self._confirm_seconds = confirm_seconds
         self._callbacks: dict[str, list[Callback]] = {}
         self._client: aioredis.Redis | None = None
         self._listener: Any = None  # redis.asyncio.client.PubSub while connected
         self._reader: asyncio.Task[None] | None = None
         self._confirmations: dict[str, asyncio.Future[None]] = {}
+        # Channels subscribed to but not yet confirmed by Redis.
+        self._unconfirmed: set[str] = set()
         self._connected = asyncio.Event()
         # Messages may have been lost since the listener last connected: resync when it is back.
         self._missed = False
@@ -127,8 +139,10 @@ class RedisPubSub:
     async def subscribe(self, channel: str, callback: Callback) -> Unsubscribe:
         callbacks = self._callbacks.setdefault(channel, [])
         callbacks.append(callback)
-        if len(callbacks) == 1 and self._listener is not None:
-            await self._subscribe_confirmed(channel)
+        if len(callbacks) == 1:
+            self._unconfirmed.add(channel)
+            if self._listener is not None:
+                await self._subscribe_confirmed(channel)
 
         async def unsubscribe() -> None:
             current = self._callbacks.get(channel)
@@ -137,6 +151,7 @@ class RedisPubSub:
             current.remove(callback)
             if not current:
                 del self._callbacks[channel]
+                self._unconfirmed.discard(channel)
                 if self._listener is not None:
                     with contextlib.suppress(RedisError, OSError):
                         await self._listener.unsubscribe(channel)
@@ -152,7 +167,7 @@ class RedisPubSub:
         waiting = [self._confirmations.setdefault(c, loop.create_future()) for c in channels]
         try:
             await self._listener.subscribe(*channels)
-            await asyncio.wait_for(asyncio.gather(*waiting), timeout=_CONFIRM_SECONDS)
+            await asyncio.wait_for(asyncio.gather(*waiting), timeout=self._confirm_seconds)
         except (RedisError, OSError, TimeoutError, AttributeError) as error:
             log.warning("redis subscribe failed (%s); will resubscribe on reconnection", error)
             self._missed = True
@@ -191,7 +206,10 @@ class RedisPubSub:
             if kind == "subscribe":
                 future = self._confirmations.get(channel)
                 if future is not None and not future.done():
-                    future.set_result(None)
+                    future.set_result(None)  # its subscriber catches up from here
+                elif channel in self._unconfirmed:
+                    self._deliver(channel, RESYNC)  # its subscriber thinks it has been all along
+                self._unconfirmed.discard(channel)
                 if channel == _CONTROL_CHANNEL:
                     self._connected.set()
                     log.info("redis subscription connected")
