@@ -39,10 +39,12 @@ class Socket:
                 message = json.loads(text)
                 if message.get("type") == "moved":
                     # A move's small frame: the table it follows, moved on (as the page does);
-                    # after a gap, the whole table is asked for.
-                    followed = follow_move(self.tables[-1] if self.tables else None, message)
+                    # after a gap, the whole table is asked for, and one it has is ignored.
+                    last = self.tables[-1] if self.tables else None
+                    followed = follow_move(last, message)
                     if followed is None:
-                        self.connection.send('{"type":"sync"}')
+                        if last is None or message["version"] > last["version"]:
+                            self.connection.send('{"type":"sync"}')
                     else:
                         self.messages.put(message)
                         message = {"type": "table", "table": followed, "followed": True}

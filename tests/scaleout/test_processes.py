@@ -5,6 +5,7 @@ decides which of concurrent moves lands."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import random
 import time
 
@@ -42,6 +43,38 @@ def test_players_on_two_processes_finish_a_game_and_a_spectator_on_a_third_sees_
         assert httpx.get(f"{c.base}/api/tables/{table_id}").json()["version"] == final["version"]
     finally:
         for socket in (x, o, spectator):
+            socket.close()
+
+
+def test_spectators_joining_on_a_third_process_mid_game_see_every_move_from_their_first_frame(
+    start_server: StartServer, postgres: PostgresCluster, redis_server: RedisServer
+) -> None:
+    database = postgres.new_database()
+    a, b, c = (start_server(database, redis_server.url) for _ in range(3))
+    table_id, tokens = create_table(a.base)
+    x = Socket(socket_url(a.ws_base, table_id, tokens["x"]))
+    o = Socket(socket_url(b.ws_base, table_id, tokens["o"]))
+    rng = random.Random(7)
+    try:
+        table = x.table_at(1)
+        while table["result"] is None:
+            # Each spectator is alone on its process: it subscribes to the table while the next
+            # moves are made, and must still see each of them, one after another.
+            spectator = Socket(socket_url(c.ws_base, table_id))
+            try:
+                table = play_moves({"x": x, "o": o}, table, rng, count=2)
+                spectator.table_at(table["version"])
+                seen = [t["moves"] for t in spectator.tables]
+                assert seen[0] == table["moves"][: len(seen[0])]
+                for before, after in itertools.pairwise(seen):
+                    assert after in (before, [*before, after[-1]]), [
+                        (t["version"], len(t["moves"])) for t in spectator.tables
+                    ]
+                assert seen[-1] == table["moves"]
+            finally:
+                spectator.close()
+    finally:
+        for socket in (x, o):
             socket.close()
 
 

@@ -3,7 +3,14 @@ with sockets here, and one outgoing queue per socket so a slow reader never hold
 
 With several processes, frames of one table reach a process in any order and the bus may lose
 some (Redis away): an audience passes on no frame older than one it has sent, and on `RESYNC`
-(or a fresh subscription, which may have missed a frame meanwhile) fetches the table's latest.
+fetches the table's latest.
+
+A socket joins before it is sent its first frame: the table's channel is subscribed, then the
+table read, so every change after that read comes as a frame. Until that first frame goes out the
+socket waits, and the frames passed on meanwhile are kept for it; those newer than its first
+frame follow it. Storage may be ahead of the bus: frames the bus brings later that are older than
+a socket's first frame are not sent to it. A viewer on any process sees every move, one after
+another, and never a move undone.
 """
 
 from __future__ import annotations
@@ -13,14 +20,14 @@ import contextlib
 import enum
 import json
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 
 from starlette.websockets import WebSocket
 
 from tictactoe.server.ops.scope import SEND_TEXT_NOW
 from tictactoe.server.pubsub import RESYNC, PubSub, Unsubscribe
 from tictactoe.server.table.broadcast import channel_of
-from tictactoe.server.table.envelope import KEY, decode
+from tictactoe.server.table.envelope import KEY, Envelope, decode
 
 log = logging.getLogger(__name__)
 
@@ -135,14 +142,69 @@ def _link_prefix(base_url: str) -> str:
 class Audience:
     """The sockets watching one table in this process."""
 
-    __slots__ = ("_resync", "_version", "connections", "table_id", "unsubscribe")  # one a table
+    __slots__ = (  # one a table
+        "_floors",
+        "_resync",
+        "_version",
+        "connections",
+        "table_id",
+        "unsubscribe",
+        "waiting",
+    )
 
     def __init__(self, table_id: str = "", resync: Resync | None = None) -> None:
         self.connections: set[Connection] = set()
+        # Joined, first frame not yet sent: the frames passed on since, for after it.
+        self.waiting: dict[Connection, list[Envelope]] = {}
         self.unsubscribe: Unsubscribe | None = None
         self.table_id = table_id
         self._resync = resync
         self._version = 0  # of the newest frame passed on
+        # Sockets whose first frame is newer than that: what they get is no older than it.
+        self._floors: dict[Connection, int] = {}
+
+    @property
+    def empty(self) -> bool:
+        return not self.connections and not self.waiting
+
+    def admit(self, connection: Connection, version: int, first_frame: str) -> None:
+        """Sends a waiting socket its first frame (the table at `version`), then what was passed
+        on since that is newer; from now on it gets every frame."""
+        heard = self.waiting.pop(connection, None)
+        if heard is None:
+            return  # it left meanwhile
+        connection.send(first_frame)
+        for envelope in heard:
+            if envelope.version > version:
+                connection.send(envelope.frame_for(connection.person))
+        if version > self._version:
+            # Storage is ahead of the bus: frames it still brings may be older than this one.
+            if self.connections:
+                self._floors[connection] = version
+            else:
+                self._version = version
+        self.connections.add(connection)
+
+    def leave(self, connection: Connection) -> bool:
+        """Takes a socket out; whether it was here."""
+        self._floors.pop(connection, None)
+        if connection in self.waiting:
+            del self.waiting[connection]
+            return True
+        if connection in self.connections:
+            self.connections.remove(connection)
+            return True
+        return False
+
+    def _receivers(self, version: int) -> Iterable[Connection]:
+        """The sockets a frame of `version` goes to: all, but those whose first frame is newer."""
+        floors = self._floors
+        if not floors:
+            return self.connections
+        if version >= max(floors.values()):
+            floors.clear()  # the bus has caught up with them all
+            return self.connections
+        return [c for c in self.connections if floors.get(c, 0) <= version]
 
     def deliver(self, envelope: str, only_newer: bool = False) -> None:
         if envelope == RESYNC:
@@ -153,12 +215,14 @@ class Audience:
         if version < self._version or (only_newer and version == self._version):
             return  # overtaken: a newer state went out already (or, polling, nothing new)
         self._version = version
+        for heard in self.waiting.values():
+            heard.append(decoded)
         if decoded.kind == "f":
             # The same bytes for everyone; after a move, the player waiting for it first.
             frame = decoded.body
             first = {"x": decoded.x_keys, "o": decoded.o_keys}.get(decoded.mark or "", ())
             later = []
-            for connection in self.connections:
+            for connection in self._receivers(version):
                 person = connection.person
                 if person is not None and person[:KEY] in first:
                     connection.send(frame)
@@ -169,7 +233,7 @@ class Audience:
             return
         # The whole table: one frame per seat (x, o, spectator), each viewer gets their own.
         frames: dict[str, str] = {}
-        for connection in self.connections:
+        for connection in self._receivers(version):
             seat = decoded.seat_of(connection.person)
             if seat not in frames:
                 frames[seat] = decoded.frame_for(connection.person)
@@ -203,14 +267,16 @@ class Hub:
         self._resync = resync
 
     async def join(self, table_id: str, connection: Connection) -> None:
+        """Adds a socket to its table's audience, waiting (see `admit`), once the table's channel
+        is subscribed here: what is published after this returns reaches it."""
         audience = self._audiences.get(table_id)
         if audience is not None:
-            audience.connections.add(connection)
+            audience.waiting[connection] = []
             return
         audience = self._audiences[table_id] = Audience(table_id, self._resync)
         # In the audience at once: sockets joining and leaving while the subscription is set
         # up (Redis confirms it) must not leave it empty, and so forgotten, meanwhile.
-        audience.connections.add(connection)
+        audience.waiting[connection] = []
         try:
             unsubscribe = await self._pubsub.subscribe(channel_of(table_id), audience.deliver)
         except BaseException:
@@ -221,17 +287,21 @@ class Hub:
             await unsubscribe()  # every socket left meanwhile: nobody to deliver to
             return
         audience.unsubscribe = unsubscribe
-        # A frame published while the subscription was being set up went unheard.
-        audience.catch_up()
+
+    def admit(self, table_id: str, connection: Connection, version: int, first_frame: str) -> None:
+        """Sends a joined socket its first frame, the table at `version` as read after `join`;
+        the frames passed on since that are newer follow it."""
+        audience = self._audiences.get(table_id)
+        if audience is not None:
+            audience.admit(connection, version, first_frame)
 
     async def leave(self, table_id: str, connection: Connection) -> None:
         audience = self._audiences.get(table_id)
         if audience is None:
             return
-        if connection in audience.connections:
+        if audience.leave(connection):
             self.closed_sockets += 1
-        audience.connections.discard(connection)
-        if not audience.connections:
+        if audience.empty:
             del self._audiences[table_id]
             if audience.unsubscribe is not None:
                 await audience.unsubscribe()
@@ -248,4 +318,7 @@ class Hub:
 
     @property
     def connection_count(self) -> int:
-        return sum(len(audience.connections) for audience in self._audiences.values())
+        return sum(
+            len(audience.connections) + len(audience.waiting)
+            for audience in self._audiences.values()
+        )

@@ -6,6 +6,7 @@ the table is private (then: an error frame with reason `private`, and close).
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from typing import Any
 
@@ -247,7 +248,6 @@ async def table_socket(websocket: WebSocket, table_id: str, limit: MessageLimit)
         settings.max_queued_frames,
         links=(tables.base_url, site_base_url(websocket)),
     )
-    session = TableSocket(table, connection, hub, limit, settings.max_message_bytes)
     if token and table.mark_of(person) is None:
         connection.send(
             error_frame(401, "bad-token", "that seat token is not valid at this table; watching")
@@ -260,10 +260,18 @@ async def table_socket(websocket: WebSocket, table_id: str, limit: MessageLimit)
         )
         await websocket.close(code=4409)
         return
-    connection.send(table.frame_for(connection.person))
-    await hub.join(table.id, connection)
-    await table.connect(connection.person)
+    connected = False
     try:
+        await hub.join(table.id, connection)
+        if tables.shared:
+            # Read again now that the channel is subscribed: no change falls between this read
+            # and the frames to come (the first read may predate the subscription).
+            with contextlib.suppress(StorageUnavailableError):
+                table = await tables.get(table_id) or table
+        hub.admit(table.id, connection, table.record.version, table.frame_for(connection.person))
+        connected = True
+        await table.connect(connection.person)
+        session = TableSocket(table, connection, hub, limit, settings.max_message_bytes)
         while True:
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
@@ -283,4 +291,5 @@ async def table_socket(websocket: WebSocket, table_id: str, limit: MessageLimit)
     finally:
         await hub.leave(table.id, connection)
         await connection.close()
-        await table.disconnect(connection.person)
+        if connected:
+            await table.disconnect(connection.person)
