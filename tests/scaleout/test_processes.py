@@ -67,7 +67,8 @@ def test_spectators_joining_on_a_third_process_mid_game_see_every_move_from_thei
                 seen = [t["moves"] for t in spectator.tables]
                 assert seen[0] == table["moves"][: len(seen[0])]
                 for before, after in itertools.pairwise(seen):
-                    assert after in (before, [*before, after[-1]]), [
+                    one_more = len(after) == len(before) + 1 and after[:-1] == before
+                    assert after == before or one_more, [
                         (t["version"], len(t["moves"])) for t in spectator.tables
                     ]
                 assert seen[-1] == table["moves"]
