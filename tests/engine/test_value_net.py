@@ -90,3 +90,35 @@ def test_a_search_uses_the_weights_it_is_given() -> None:
         vn.use_weights(shipped)
     scores = root_child_scores(state)
     assert max(scores) < 0.9 and max(scores) - min(scores) > 0.01
+
+
+def test_a_child_valued_from_its_parent_s_board_sums_gets_the_same_value_bit_for_bit() -> None:
+    # The search values a node's children from sums taken once at the parent
+    # (`children_boards`, then `child_value`): it must be `value` itself, not an approximation.
+    net = vn.weights()
+    boards = np.empty((9, vn.HIDDEN1), dtype=np.int32)
+    total = np.empty(vn.HIDDEN1, dtype=np.int32)
+    sums = np.empty(vn.HIDDEN1, dtype=np.int32)
+    hidden = np.empty(vn.HIDDEN1, dtype=np.float32)
+    cells = np.empty(81, dtype=np.int64)
+    layers = (net.w1, net.b1, net.w2t, net.b2, net.w3, net.b3)
+    checked = won_boards = 0
+    for game in random_positions(300, 7):
+        parent = ultimate_state(game)
+        vn.children_boards(parent, net.w1, boards, total)
+        for cell in cells[: uk.legal_moves(parent, cells)]:
+            child = parent.copy()
+            uk.play(child, int(cell))
+            if child[uk.RESULT] != uk.PLAYING:
+                continue
+            expected = evaluate(
+                net,
+                tictactoe.Game.from_record(
+                    "ultimate", " ".join([*game.moves, ultimate_cell_name(int(cell))])
+                ),
+            )
+            got = vn.child_value(child, int(cell) // 9, boards, total, *layers, sums, hidden)
+            assert got == expected, (game.moves, int(cell))
+            checked += 1
+            won_boards += child[uk.CLOSED] != parent[uk.CLOSED]
+    assert checked > 2000 and won_boards > 50  # closing a small board (and so the big line) too

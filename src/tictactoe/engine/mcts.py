@@ -38,7 +38,7 @@ from tictactoe.engine.ultimate_kernel import (
     random_below,
     random_playout,
 )
-from tictactoe.engine.value_net import HIDDEN1, MAX_ACTIVE
+from tictactoe.engine.value_net import HIDDEN1, MAX_ACTIVE, child_value, children_boards
 from tictactoe.engine.value_net import value as net_value
 
 # Proven results, from the point of view of the player who made the node's move.
@@ -154,6 +154,8 @@ def run_iterations(
     capacity = visits.shape[0]
     active = np.empty(MAX_ACTIVE, dtype=np.int64)
     sums = np.empty(HIDDEN1, dtype=np.int32)
+    boards = np.empty((9, HIDDEN1), dtype=np.int32)  # see `value_net.children_boards`
+    board_total = np.empty(HIDDEN1, dtype=np.int32)
     hidden = np.empty(HIDDEN1, dtype=np.float32)
     s = np.empty(STATE_SIZE, dtype=np.int64)
     child = np.empty(STATE_SIZE, dtype=np.int64)
@@ -203,6 +205,7 @@ def run_iterations(
                         priors,
                     )
                 wins_now = False
+                boards_ready = False
                 for i in range(n):
                     c = start + i
                     cell = buffer[i]
@@ -231,7 +234,25 @@ def run_iterations(
                             child[:] = s
                             play(child, cell)
                             if child[RESULT] == PLAYING:
-                                v = net_value(child, w1, b1, w2t, b2, w3, b3, active, sums, hidden)
+                                # The children share eight small boards of nine: their first
+                                # layer starts from sums taken once.
+                                if not boards_ready:
+                                    children_boards(s, w1, boards, board_total)
+                                    boards_ready = True
+                                v = child_value(
+                                    child,
+                                    cell // 9,
+                                    boards,
+                                    board_total,
+                                    w1,
+                                    b1,
+                                    w2t,
+                                    b2,
+                                    w3,
+                                    b3,
+                                    sums,
+                                    hidden,
+                                )
                                 heur[c] = 1.0 - v
                                 q += net_prior * (heur[c] - q)
                         visits[c] = prior

@@ -129,6 +129,20 @@ def value(
         row = active[i]
         for j in range(HIDDEN1):
             sums[j] += w1[row, j]
+    return _above_first_layer(sums, b1, w2t, b2, w3, b3, hidden)
+
+
+@njit(cache=True, fastmath=True, inline="always")
+def _above_first_layer(
+    sums: np.ndarray,
+    b1: np.ndarray,
+    w2t: np.ndarray,
+    b2: np.ndarray,
+    w3: np.ndarray,
+    b3: float,
+    hidden: np.ndarray,
+) -> float:
+    """The network's value from its first layer's sums (`value` and `child_value` alike)."""
     for j in range(HIDDEN1):
         hidden[j] = max(sums[j] * np.float32(1.0 / W1_SCALE) + b1[j], np.float32(0.0))
     total = np.float32(b3)
@@ -138,6 +152,110 @@ def value(
             a += w2t[k, j] * hidden[j]
         total += w3[k] * max(a, np.float32(0.0))
     return 1.0 / (1.0 + np.exp(-total))
+
+
+@njit(cache=True)
+def _add_board_rows(s: np.ndarray, b: int, t: int, w1: np.ndarray, acc: np.ndarray) -> None:
+    """Adds to `acc` the first-layer rows of small board `b`'s features, seen by side `t`
+    (what `active_features` writes for that board)."""
+    base = b * PER_BOARD
+    if (s[BIG_X + t] >> b) & 1:
+        row = base
+    elif (s[BIG_X + 1 - t] >> b) & 1:
+        row = base + 1
+    elif (s[CLOSED] >> b) & 1:
+        row = base + 2
+    else:
+        mine = s[X_MASKS + t * 9 + b]
+        theirs = s[X_MASKS + (1 - t) * 9 + b]
+        for k in range(POPCOUNT[mine]):
+            row = base + 3 + NTH_BIT[mine, k]
+            for j in range(HIDDEN1):
+                acc[j] += w1[row, j]
+        for k in range(POPCOUNT[theirs]):
+            row = base + 12 + NTH_BIT[theirs, k]
+            for j in range(HIDDEN1):
+                acc[j] += w1[row, j]
+        empty = FULL & ~(mine | theirs)
+        if THREATS[mine] & empty:
+            for j in range(HIDDEN1):
+                acc[j] += w1[base + 21, j]
+        if THREATS[theirs] & empty:
+            for j in range(HIDDEN1):
+                acc[j] += w1[base + 22, j]
+        return
+    for j in range(HIDDEN1):
+        acc[j] += w1[row, j]
+
+
+@njit(cache=True)
+def children_boards(s: np.ndarray, w1: np.ndarray, boards: np.ndarray, total: np.ndarray) -> None:
+    """Prepares `child_value` for the positions one move after `s`: `boards[b]` (int32, 9 ×
+    `HIDDEN1`) gets small board `b`'s first-layer rows seen by the side to move after that move,
+    `total` their sum. A move changes one small board; the other eight stay as they are."""
+    t = 1 - s[TURN]
+    for j in range(HIDDEN1):
+        total[j] = 0
+    for b in range(9):
+        for j in range(HIDDEN1):
+            boards[b, j] = 0
+        _add_board_rows(s, b, t, w1, boards[b])
+        for j in range(HIDDEN1):
+            total[j] += boards[b, j]
+
+
+@njit(cache=True, fastmath=True)
+def child_value(
+    child: np.ndarray,
+    board: int,
+    boards: np.ndarray,
+    total: np.ndarray,
+    w1: np.ndarray,
+    b1: np.ndarray,
+    w2t: np.ndarray,
+    b2: np.ndarray,
+    w3: np.ndarray,
+    b3: float,
+    sums: np.ndarray,
+    hidden: np.ndarray,
+) -> float:
+    """`value(child)` (the same number, bit for bit), for a `child` one move after the position
+    `children_boards` prepared, the move made in small board `board`: the first layer is the
+    prepared sum with that board's rows replaced, plus the rows that depend on the whole board
+    (where the move sends, a win at once, a small board that would complete a big line)."""
+    t = child[TURN]
+    for j in range(HIDDEN1):
+        sums[j] = total[j] - boards[board, j]
+    _add_board_rows(child, board, t, w1, sums)
+    big_me = child[BIG_X + t]
+    big_them = child[BIG_X + 1 - t]
+    closed = child[CLOSED]
+    my_big = False
+    their_big = False
+    for b in range(9):
+        if (closed >> b) & 1:
+            continue
+        mine = child[X_MASKS + t * 9 + b]
+        theirs = child[X_MASKS + (1 - t) * 9 + b]
+        empty = FULL & ~(mine | theirs)
+        if THREATS[mine] & empty and WINS[big_me | (1 << b)]:
+            my_big = True
+        if THREATS[theirs] & empty and WINS[big_them | (1 << b)]:
+            their_big = True
+    sent = child[SENT]
+    row = SENT_FEATURES + (sent if sent >= 0 else 9)
+    for j in range(HIDDEN1):
+        sums[j] += w1[row, j]
+    if winning_move(child) >= 0:
+        for j in range(HIDDEN1):
+            sums[j] += w1[WIN_NOW, j]
+    if my_big:
+        for j in range(HIDDEN1):
+            sums[j] += w1[MY_BIG_THREAT, j]
+    if their_big:
+        for j in range(HIDDEN1):
+            sums[j] += w1[THEIR_BIG_THREAT, j]
+    return _above_first_layer(sums, b1, w2t, b2, w3, b3, hidden)
 
 
 def symmetries() -> list[np.ndarray]:
