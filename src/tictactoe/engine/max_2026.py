@@ -43,6 +43,9 @@ SETTINGS: dict[str, Any] = {
     "draw_score": 0.5,
     "net_prior": 0.8,
     "policy_weight": 0.0,  # it had no policy network (the option came later; 0 is its search)
+    # Each new child valued from scratch, as then: the same values at that time's cost (sums
+    # shared from the parent came later and made an iteration ~5% cheaper).
+    "child_sums": False,
 }
 
 _kept = KeptTree()

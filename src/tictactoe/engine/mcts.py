@@ -118,6 +118,7 @@ def run_iterations(
     pw2t: np.ndarray,
     pb2: np.ndarray,
     pwm: np.ndarray,
+    child_sums: bool = True,
 ) -> int:
     """Run up to `iterations` MCTS iterations on the tree; stop early once the root is proven.
 
@@ -141,7 +142,9 @@ def run_iterations(
     a child's score mixes that, by `alpha`, with its mean reward.
 
     With `net_prior` > 0 each new child's starting score also takes that share from the network's
-    value of the position it leads to (which its first visit then reuses).
+    value of the position it leads to (which its first visit then reuses). With `child_sums` the
+    children's values start from first-layer sums taken once at the parent (the same values,
+    faster: `value_net.child_value`); without, each is valued from scratch (`max-2026`'s cost).
 
     A draw scores `draw_score` for the side to move at the root (and the rest for the other):
     below one half the search plays for a win (contempt), at one half a draw is half a point.
@@ -233,7 +236,11 @@ def run_iterations(
                         if net_prior > 0.0 and proven[c] == UNKNOWN:
                             child[:] = s
                             play(child, cell)
-                            if child[RESULT] == PLAYING:
+                            if child[RESULT] == PLAYING and not child_sums:
+                                v = net_value(child, w1, b1, w2t, b2, w3, b3, active, sums, hidden)
+                                heur[c] = 1.0 - v
+                                q += net_prior * (heur[c] - q)
+                            elif child[RESULT] == PLAYING:
                                 # The children share eight small boards of nine: their first
                                 # layer starts from sums taken once.
                                 if not boards_ready:

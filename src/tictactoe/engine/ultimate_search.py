@@ -153,6 +153,7 @@ class Tree:
         net: vn.Weights | None,
         policy_weight: float = 0.0,
         priors: pn.Weights | None = None,
+        child_sums: bool = True,
     ) -> int:
         if solver == SOLVER_FIRST:  # the baseline's search, frozen (`baseline_search`)
             if policy != 1 or style or value_mix:
@@ -214,6 +215,7 @@ class Tree:
             priors.w2t,
             priors.b2,
             priors.wm,
+            child_sums,
         )
 
     def result(
@@ -294,6 +296,7 @@ def search(
     draw_score: float = 0.5,
     net_prior: float = 0.0,
     policy_weight: float = 0.0,
+    child_sums: bool = True,
     tree: Tree | None = None,
 ) -> SearchResult:
     """Search from `root` for `iterations`, or until `deadline` (a `time.perf_counter()` value).
@@ -301,8 +304,10 @@ def search(
     With both given, whichever comes first ends the search. The game must not be over. `tree`
     continues an earlier search whose root has been moved to `root` (see `Tree.descend`).
     `solver` is one of the SOLVER_* modes (a bool: off or exact). `policy_weight` > 0 adds the
-    policy network's move priors (PUCT, see `mcts.run_iterations`). `max` plays with these and
-    `player.MAX_SETTINGS`, tuned with bench/ladder.py (see bench/RESULTS.md).
+    policy network's move priors (PUCT, see `mcts.run_iterations`). `child_sums` values new
+    children from first-layer sums shared with their parent (the same values, faster; `max-2026`
+    turns it off to keep its old cost). `max` plays with these and `player.MAX_SETTINGS`, tuned
+    with bench/ladder.py (see bench/RESULTS.md).
     """
     solver = int(solver) * SOLVER_EXACT if isinstance(solver, bool) else int(solver)
     if iterations is None and deadline is None:
@@ -336,6 +341,7 @@ def search(
         net,
         policy_weight,
         priors,
+        child_sums,
     )
     total = 0
     took = 0.0
