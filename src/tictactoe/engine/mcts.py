@@ -236,30 +236,31 @@ def run_iterations(
                         if net_prior > 0.0 and proven[c] == UNKNOWN:
                             child[:] = s
                             play(child, cell)
-                            if child[RESULT] == PLAYING and not child_sums:
-                                v = net_value(child, w1, b1, w2t, b2, w3, b3, active, sums, hidden)
-                                heur[c] = 1.0 - v
-                                q += net_prior * (heur[c] - q)
-                            elif child[RESULT] == PLAYING:
-                                # The children share eight small boards of nine: their first
-                                # layer starts from sums taken once.
-                                if not boards_ready:
-                                    children_boards(s, w1, boards, board_total)
-                                    boards_ready = True
-                                v = child_value(
-                                    child,
-                                    cell // 9,
-                                    boards,
-                                    board_total,
-                                    w1,
-                                    b1,
-                                    w2t,
-                                    b2,
-                                    w3,
-                                    b3,
-                                    sums,
-                                    hidden,
-                                )
+                            if child[RESULT] == PLAYING:
+                                if child_sums:
+                                    # The children share eight small boards of nine: their
+                                    # first layer starts from sums taken once.
+                                    if not boards_ready:
+                                        children_boards(s, w1, boards, board_total)
+                                        boards_ready = True
+                                    v = child_value(
+                                        child,
+                                        cell // 9,
+                                        boards,
+                                        board_total,
+                                        w1,
+                                        b1,
+                                        w2t,
+                                        b2,
+                                        w3,
+                                        b3,
+                                        sums,
+                                        hidden,
+                                    )
+                                else:
+                                    v = net_value(
+                                        child, w1, b1, w2t, b2, w3, b3, active, sums, hidden
+                                    )
                                 heur[c] = 1.0 - v
                                 q += net_prior * (heur[c] - q)
                         visits[c] = prior
