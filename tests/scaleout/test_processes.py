@@ -11,17 +11,28 @@ import time
 
 import httpx
 from tests.scaleout.clients import Socket, create_table, play_moves, socket_url
-from tests.scaleout.services import PostgresCluster, RedisServer, StartServer
+from tests.scaleout.services import PostgresCluster, RedisServer, ServerProcess, StartServer
 
 
-def test_players_on_two_processes_finish_a_game_and_a_spectator_on_a_third_sees_every_move(
+def players_on_two_of_three_processes(
     start_server: StartServer, postgres: PostgresCluster, redis_server: RedisServer
-) -> None:
+) -> tuple[str, ServerProcess, str, Socket, Socket]:
+    """Three processes on a new database; a table whose x plays through the first and o through
+    the second: the database, the third process, the table, x's socket and o's."""
     database = postgres.new_database()
     a, b, c = (start_server(database, redis_server.url) for _ in range(3))
     table_id, tokens = create_table(a.base)
     x = Socket(socket_url(a.ws_base, table_id, tokens["x"]))
     o = Socket(socket_url(b.ws_base, table_id, tokens["o"]))
+    return database, c, table_id, x, o
+
+
+def test_players_on_two_processes_finish_a_game_and_a_spectator_on_a_third_sees_every_move(
+    start_server: StartServer, postgres: PostgresCluster, redis_server: RedisServer
+) -> None:
+    database, c, table_id, x, o = players_on_two_of_three_processes(
+        start_server, postgres, redis_server
+    )
     spectator = Socket(socket_url(c.ws_base, table_id))
     try:
         start = x.table_at(1)
@@ -49,11 +60,7 @@ def test_players_on_two_processes_finish_a_game_and_a_spectator_on_a_third_sees_
 def test_spectators_joining_on_a_third_process_mid_game_see_every_move_from_their_first_frame(
     start_server: StartServer, postgres: PostgresCluster, redis_server: RedisServer
 ) -> None:
-    database = postgres.new_database()
-    a, b, c = (start_server(database, redis_server.url) for _ in range(3))
-    table_id, tokens = create_table(a.base)
-    x = Socket(socket_url(a.ws_base, table_id, tokens["x"]))
-    o = Socket(socket_url(b.ws_base, table_id, tokens["o"]))
+    _, c, table_id, x, o = players_on_two_of_three_processes(start_server, postgres, redis_server)
     rng = random.Random(7)
     try:
         table = x.table_at(1)
