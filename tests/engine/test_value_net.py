@@ -98,6 +98,7 @@ def test_a_child_valued_from_its_parent_s_board_sums_gets_the_same_value_bit_for
     net = vn.weights()
     boards = np.empty((9, vn.HIDDEN1), dtype=np.int32)
     total = np.empty(vn.HIDDEN1, dtype=np.int32)
+    active = np.empty(vn.MAX_ACTIVE, dtype=np.int64)
     sums = np.empty(vn.HIDDEN1, dtype=np.int32)
     hidden = np.empty(vn.HIDDEN1, dtype=np.float32)
     cells = np.empty(81, dtype=np.int64)
@@ -105,7 +106,7 @@ def test_a_child_valued_from_its_parent_s_board_sums_gets_the_same_value_bit_for
     checked = won_boards = 0
     for game in random_positions(300, 7):
         parent = ultimate_state(game)
-        vn.children_boards(parent, net.w1, boards, total)
+        vn.children_boards(parent, net.w1, active, boards, total)
         for cell in cells[: uk.legal_moves(parent, cells)]:
             child = parent.copy()
             uk.play(child, int(cell))
@@ -117,7 +118,9 @@ def test_a_child_valued_from_its_parent_s_board_sums_gets_the_same_value_bit_for
                     "ultimate", " ".join([*game.moves, ultimate_cell_name(int(cell))])
                 ),
             )
-            got = vn.child_value(child, int(cell) // 9, boards, total, *layers, sums, hidden)
+            got = vn.child_value(
+                child, int(cell) // 9, boards, total, *layers, active, sums, hidden
+            )
             assert got == expected, (game.moves, int(cell))
             checked += 1
             won_boards += child[uk.CLOSED] != parent[uk.CLOSED]

@@ -241,7 +241,7 @@ def run_iterations(
                                     # The children share eight small boards of nine: their
                                     # first layer starts from sums taken once.
                                     if not boards_ready:
-                                        children_boards(s, w1, boards, board_total)
+                                        children_boards(s, w1, active, boards, board_total)
                                         boards_ready = True
                                     v = child_value(
                                         child,
@@ -254,6 +254,7 @@ def run_iterations(
                                         b2,
                                         w3,
                                         b3,
+                                        active,
                                         sums,
                                         hidden,
                                     )

@@ -51,43 +51,65 @@ WEIGHTS_FILE = Path(__file__).with_name("value_net.npz")
 def active_features(s: np.ndarray, out: np.ndarray) -> int:
     """Write the indices of the features that are 1 in state `s` into `out`; return how many."""
     t = s[TURN]
-    closed = s[CLOSED]
+    n = 0
+    for b in range(9):
+        n = _board_features(s, b, t, out, n)
+    return _whole_board_features(s, out, n)
+
+
+@njit(cache=True, inline="always")
+def _board_features(s: np.ndarray, b: int, t: int, out: np.ndarray, n: int) -> int:
+    """Write small board `b`'s features, seen by side `t`, into `out` from `n`; return the new
+    count. They depend on that board alone."""
+    base = b * PER_BOARD
+    if (s[BIG_X + t] >> b) & 1:
+        out[n] = base
+        return n + 1
+    if (s[BIG_X + 1 - t] >> b) & 1:
+        out[n] = base + 1
+        return n + 1
+    if (s[CLOSED] >> b) & 1:
+        out[n] = base + 2
+        return n + 1
+    mine = s[X_MASKS + t * 9 + b]
+    theirs = s[X_MASKS + (1 - t) * 9 + b]
+    for k in range(POPCOUNT[mine]):
+        out[n] = base + 3 + NTH_BIT[mine, k]
+        n += 1
+    for k in range(POPCOUNT[theirs]):
+        out[n] = base + 12 + NTH_BIT[theirs, k]
+        n += 1
+    empty = FULL & ~(mine | theirs)
+    if THREATS[mine] & empty:
+        out[n] = base + 21
+        n += 1
+    if THREATS[theirs] & empty:
+        out[n] = base + 22
+        n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def _whole_board_features(s: np.ndarray, out: np.ndarray, n: int) -> int:
+    """Write the features that depend on the whole board into `out` from `n` (where the side to
+    move is sent, a win at once, an open small board with a winning cell that would complete
+    either side's big line); return the new count."""
+    t = s[TURN]
     big_me = s[BIG_X + t]
     big_them = s[BIG_X + 1 - t]
-    n = 0
-    my_big = 0
-    their_big = 0
+    done = big_me | big_them | s[CLOSED]
+    my_big = False
+    their_big = False
     for b in range(9):
-        base = b * PER_BOARD
-        if (big_me >> b) & 1:
-            out[n] = base
-            n += 1
-        elif (big_them >> b) & 1:
-            out[n] = base + 1
-            n += 1
-        elif (closed >> b) & 1:
-            out[n] = base + 2
-            n += 1
-        else:
-            mine = s[X_MASKS + t * 9 + b]
-            theirs = s[X_MASKS + (1 - t) * 9 + b]
-            for k in range(POPCOUNT[mine]):
-                out[n] = base + 3 + NTH_BIT[mine, k]
-                n += 1
-            for k in range(POPCOUNT[theirs]):
-                out[n] = base + 12 + NTH_BIT[theirs, k]
-                n += 1
-            empty = FULL & ~(mine | theirs)
-            if THREATS[mine] & empty:
-                out[n] = base + 21
-                n += 1
-                if WINS[big_me | (1 << b)]:
-                    my_big = 1
-            if THREATS[theirs] & empty:
-                out[n] = base + 22
-                n += 1
-                if WINS[big_them | (1 << b)]:
-                    their_big = 1
+        if (done >> b) & 1:
+            continue
+        mine = s[X_MASKS + t * 9 + b]
+        theirs = s[X_MASKS + (1 - t) * 9 + b]
+        empty = FULL & ~(mine | theirs)
+        if THREATS[mine] & empty and WINS[big_me | (1 << b)]:
+            my_big = True
+        if THREATS[theirs] & empty and WINS[big_them | (1 << b)]:
+            their_big = True
     sent = s[SENT]
     out[n] = SENT_FEATURES + (sent if sent >= 0 else 9)
     n += 1
@@ -121,14 +143,9 @@ def value(
     the cheap part); `w2t` the second layer transposed, one row per unit. `active`, `sums`
     (int32) and `hidden` (float32, a slot per first-layer unit) are scratch."""
     n = active_features(s, active)
-    # The layer sizes are compile-time constants: the loops unroll and stay in registers (twice
-    # as fast as sizes read from the arrays).
     for j in range(HIDDEN1):
         sums[j] = 0
-    for i in range(n):
-        row = active[i]
-        for j in range(HIDDEN1):
-            sums[j] += w1[row, j]
+    _add_rows(w1, active, n, sums)
     return _above_first_layer(sums, b1, w2t, b2, w3, b3, hidden)
 
 
@@ -154,52 +171,32 @@ def _above_first_layer(
     return 1.0 / (1.0 + np.exp(-total))
 
 
-@njit(cache=True)
-def _add_board_rows(s: np.ndarray, b: int, t: int, w1: np.ndarray, acc: np.ndarray) -> None:
-    """Adds to `acc` the first-layer rows of small board `b`'s features, seen by side `t`
-    (what `active_features` writes for that board)."""
-    base = b * PER_BOARD
-    if (s[BIG_X + t] >> b) & 1:
-        row = base
-    elif (s[BIG_X + 1 - t] >> b) & 1:
-        row = base + 1
-    elif (s[CLOSED] >> b) & 1:
-        row = base + 2
-    else:
-        mine = s[X_MASKS + t * 9 + b]
-        theirs = s[X_MASKS + (1 - t) * 9 + b]
-        for k in range(POPCOUNT[mine]):
-            row = base + 3 + NTH_BIT[mine, k]
-            for j in range(HIDDEN1):
-                acc[j] += w1[row, j]
-        for k in range(POPCOUNT[theirs]):
-            row = base + 12 + NTH_BIT[theirs, k]
-            for j in range(HIDDEN1):
-                acc[j] += w1[row, j]
-        empty = FULL & ~(mine | theirs)
-        if THREATS[mine] & empty:
-            for j in range(HIDDEN1):
-                acc[j] += w1[base + 21, j]
-        if THREATS[theirs] & empty:
-            for j in range(HIDDEN1):
-                acc[j] += w1[base + 22, j]
-        return
-    for j in range(HIDDEN1):
-        acc[j] += w1[row, j]
+@njit(cache=True, inline="always")
+def _add_rows(w1: np.ndarray, rows: np.ndarray, n: int, acc: np.ndarray) -> None:
+    """Adds the first-layer rows `rows[:n]` to `acc`. The layer sizes are compile-time
+    constants: the loops unroll and stay in registers (twice as fast as sizes read from the
+    arrays)."""
+    for i in range(n):
+        row = rows[i]
+        for j in range(HIDDEN1):
+            acc[j] += w1[row, j]
 
 
 @njit(cache=True)
-def children_boards(s: np.ndarray, w1: np.ndarray, boards: np.ndarray, total: np.ndarray) -> None:
+def children_boards(
+    s: np.ndarray, w1: np.ndarray, active: np.ndarray, boards: np.ndarray, total: np.ndarray
+) -> None:
     """Prepares `child_value` for the positions one move after `s`: `boards[b]` (int32, 9 ×
     `HIDDEN1`) gets small board `b`'s first-layer rows seen by the side to move after that move,
-    `total` their sum. A move changes one small board; the other eight stay as they are."""
+    `total` their sum. A move changes one small board; the other eight stay as they are.
+    `active` is scratch."""
     t = 1 - s[TURN]
     for j in range(HIDDEN1):
         total[j] = 0
     for b in range(9):
         for j in range(HIDDEN1):
             boards[b, j] = 0
-        _add_board_rows(s, b, t, w1, boards[b])
+        _add_rows(w1, active, _board_features(s, b, t, active, 0), boards[b])
         for j in range(HIDDEN1):
             total[j] += boards[b, j]
 
@@ -216,45 +213,17 @@ def child_value(
     b2: np.ndarray,
     w3: np.ndarray,
     b3: float,
+    active: np.ndarray,
     sums: np.ndarray,
     hidden: np.ndarray,
 ) -> float:
     """`value(child)` (the same number, bit for bit), for a `child` one move after the position
     `children_boards` prepared, the move made in small board `board`: the first layer is the
-    prepared sum with that board's rows replaced, plus the rows that depend on the whole board
-    (where the move sends, a win at once, a small board that would complete a big line)."""
-    t = child[TURN]
+    prepared sum with that board's rows replaced, plus the rows that depend on the whole board."""
     for j in range(HIDDEN1):
         sums[j] = total[j] - boards[board, j]
-    _add_board_rows(child, board, t, w1, sums)
-    big_me = child[BIG_X + t]
-    big_them = child[BIG_X + 1 - t]
-    closed = child[CLOSED]
-    my_big = False
-    their_big = False
-    for b in range(9):
-        if (closed >> b) & 1:
-            continue
-        mine = child[X_MASKS + t * 9 + b]
-        theirs = child[X_MASKS + (1 - t) * 9 + b]
-        empty = FULL & ~(mine | theirs)
-        if THREATS[mine] & empty and WINS[big_me | (1 << b)]:
-            my_big = True
-        if THREATS[theirs] & empty and WINS[big_them | (1 << b)]:
-            their_big = True
-    sent = child[SENT]
-    row = SENT_FEATURES + (sent if sent >= 0 else 9)
-    for j in range(HIDDEN1):
-        sums[j] += w1[row, j]
-    if winning_move(child) >= 0:
-        for j in range(HIDDEN1):
-            sums[j] += w1[WIN_NOW, j]
-    if my_big:
-        for j in range(HIDDEN1):
-            sums[j] += w1[MY_BIG_THREAT, j]
-    if their_big:
-        for j in range(HIDDEN1):
-            sums[j] += w1[THEIR_BIG_THREAT, j]
+    n = _board_features(child, board, child[TURN], active, 0)
+    _add_rows(w1, active, _whole_board_features(child, active, n), sums)
     return _above_first_layer(sums, b1, w2t, b2, w3, b3, hidden)
 
 
