@@ -6,8 +6,8 @@ the loop in `mcts`, guided by the learned `value_net` and `policy_net`) for Ulti
 levels to searches; `position` converts games to kernel states; `perft` counts through the kernels;
 `analysis` scores positions for game reviews. The commands `tictactoe engine` (CodinGame protocol),
 `play` (terminal game) and `bot` (a protocol program at a web table) live in the `*_command`
-modules, with `progress` for their progress bars. Importing this package is cheap: Numba is loaded
-on the first call.
+modules, with `progress` for their progress bars; `compiled_cache` says where the compiled kernels
+are kept. Importing this package is cheap: Numba is loaded on the first call.
 """
 
 from __future__ import annotations
@@ -17,8 +17,11 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from tictactoe.rules import Game
 
+from tictactoe.engine import compiled_cache
 from tictactoe.engine.levels import NAMES as LEVELS
 from tictactoe.engine.levels import levels
+
+compiled_cache.use_folder()  # before any kernel is defined: see `compiled_cache`
 
 __all__ = ["LEVELS", "best_move", "levels", "warm_up"]
 
