@@ -116,6 +116,8 @@ def train(
     rng = np.random.default_rng(args.seed)
     params = initial_params([vn.FEATURES, args.hidden, pn.CELLS], rng)
     params["wm"] = np.zeros(pn.MOVE_FEATURES, dtype=np.float32)
+    if args.start:
+        params = load(Path(args.start))
     moments = {k: (np.zeros_like(v), np.zeros_like(v)) for k, v in params.items()}
     turns = [
         (np.argsort(vn.feature_permutation(sigma)), np.argsort(cell_permutation(sigma)))
@@ -148,6 +150,12 @@ def train(
     return params
 
 
+def load(path: Path) -> dict[str, np.ndarray]:
+    """Weights written by this script, in the shapes `train` uses."""
+    with np.load(path) as data:
+        return {k: data[k].astype(np.float32) for k in ("w1", "b1", "w2", "b2", "wm")}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("data", nargs="+", help="files written by training/selfplay.py")
@@ -157,6 +165,7 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=512)
     parser.add_argument("--rate", type=float, default=0.005)
     parser.add_argument("--decay", type=float, default=1e-5)
+    parser.add_argument("--start", help="weights to train on from (default: a new network)")
     parser.add_argument("--out", default=str(pn.WEIGHTS_FILE))
     args = parser.parse_args()
     states, visits = [], []
@@ -177,9 +186,12 @@ def main() -> None:
         f" {float(-(y[-held:] * np.log(uniform + 1e-9)).sum(1).mean()):.4f}",
         flush=True,
     )
+    held_out = (x[-held:], mask[-held:], bits[-held:], y[-held:])
+    if pn.WEIGHTS_FILE.exists():
+        print(f"the shipped network held out: {loss(load(pn.WEIGHTS_FILE), *held_out)}")
     params = train(
         (x[:-held], mask[:-held], bits[:-held], y[:-held]),
-        (x[-held:], mask[-held:], bits[-held:], y[-held:]),
+        held_out,
         args,
     )
     print("the moves' own weights:", np.round(params["wm"], 3))
