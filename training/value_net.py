@@ -1,7 +1,26 @@
 """Train the value network of `tictactoe.engine.value_net` from self-play positions (NumPy only).
 
-Recipe (what made the shipped `value_net.npz`, the third generation): self-play of `max` as it
-was at commit d537865 (the second-generation value network below, the third policy network,
+Recipe (what made the shipped `value_net.npz`, the fifth generation, together with the fifth
+policy network: `training/policy_net.py`): self-play of `max` as it was at commit 127efaf (the
+third-generation value network below, the third policy network, value share 0.7) searching
+**8 000** iterations a move (where every earlier generation learned from 3 000), seeds 91 and 92
+side by side, stopped after 5 600 games each (46 minutes of each core of this box; 522 667
+positions), then the shipped network trained on for 12 epochs at a lower rate (about a minute):
+
+    git worktree add /tmp/at-127efaf 127efaf   # `max` as it was then plays the games
+    for s in 91 92; do
+      (cd /tmp/at-127efaf && uv run --frozen python training/selfplay.py --player max \
+        --games 5600 --iterations 8000 --seed $s --out /tmp/deep-$s.npz) &
+    done; wait
+    uv run --frozen python training/value_net.py /tmp/deep-9[12].npz --seed 1 --epochs 12 \
+      --start /tmp/at-127efaf/src/tictactoe/engine/value_net.npz --rate 0.001
+
+Held out (the last 52 266 positions, from seed 92): mean squared error 0.0246, where the third
+generation gets 0.0248 on them. The two networks together play stronger than the third
+generation's pair (bench/RESULTS.md, issue 24, ninth session).
+
+The third generation (the shipped network from commit a90c571 to 127efaf): self-play of `max`
+as it was at commit d537865 (the second-generation value network below, the third policy network,
 value share 0.5) searching 3 000 iterations a move, 8 000 games for each of seeds 61 and 62
 (about 27 minutes of each core of this box, side by side), then 12 epochs on their 747 641
 positions (about two minutes):
