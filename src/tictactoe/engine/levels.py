@@ -53,8 +53,8 @@ LEVELS: tuple[Level, ...] = (
     Level("hard", 1300, "search", iterations=3000, depth=4),
     Level("strong", 1460, "net", iterations=2000, depth=5),
     Level("expert", 1640, "net", iterations=8000, depth=6),
-    Level("master", 1820, "fixed", iterations=8000, depth=7),
-    Level("max", 1970, "max"),
+    Level("master", 1850, "fixed", iterations=8000, depth=7),
+    Level("max", 2010, "max"),
 )
 
 BY_NAME = {level.name: level for level in LEVELS}
