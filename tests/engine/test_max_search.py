@@ -14,6 +14,7 @@ import pytest
 import tictactoe
 from tictactoe.engine import player, warm_up
 from tictactoe.engine import ultimate_search as us
+from tictactoe.engine.kept_tree import KeptTree
 from tictactoe.engine.position import ultimate_cell_name, ultimate_state
 
 
@@ -141,6 +142,36 @@ def test_max_and_the_baseline_each_continue_their_own_tree() -> None:
     other = max_search(tictactoe.Game.from_record("ultimate", "a1 a2"))
     assert other.tree is not second.tree
     assert int(other.tree.visits[other.tree.root_node]) == other.iterations
+
+
+@pytest.mark.parametrize("draw_score", [0.5, 0.4])
+def test_a_tree_that_counted_draws_for_one_side_is_never_continued_for_the_other(
+    draw_score: float,
+) -> None:
+    # With contempt (a draw worth less than one half to the root's side) every value in the tree
+    # belongs to that side: one move later the other side is to move, and it must start afresh.
+    kept = KeptTree()
+
+    def search(game: tictactoe.Game) -> us.SearchResult:
+        deadline = time.perf_counter() + 3600
+        settings = {**player.MAX_SEARCH, "draw_score": draw_score}
+        return kept.search(
+            game, ultimate_state(game), deadline, compact=True, seed=5, iterations=3000, **settings
+        )
+
+    def continued(result: us.SearchResult) -> bool:
+        """Whether the search's root held visits from an earlier search."""
+        return int(result.tree.visits[result.tree.root_node]) > result.iterations
+
+    game = tictactoe.Game.from_record("ultimate", "e5 e4")
+    first = search(game)
+    moved = game.play(ultimate_cell_name(first.cell))
+    theirs = search(moved)  # the other side, one move later
+    assert continued(theirs) == (draw_score == 0.5)
+    # The same side two moves later continues its tree either way.
+    kept.forget()
+    search(game)
+    assert continued(search(moved.play(ultimate_cell_name(theirs.cell))))
 
 
 def test_a_clock_bounded_search_stops_at_the_first_chunk_past_its_deadline() -> None:

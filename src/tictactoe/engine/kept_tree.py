@@ -4,7 +4,8 @@ After our move and the opponent's reply, the next search continues below the lin
 played instead of starting over. One tree per player name (`max`, `baseline`), so two players in
 one process (a ladder) never continue each other's trees. A process serving several games at
 once simply misses and starts a new tree; a concurrent search (threads) starts afresh and keeps
-nothing.
+nothing. A tree searched with a draw not worth one half (contempt) counted draws for its root's
+side: it is continued only for that side's next move, never for the other side's.
 """
 
 from __future__ import annotations
@@ -36,16 +37,18 @@ class KeptTree:
 
     @contextmanager
     def holding(
-        self, game: Game, state: np.ndarray, deadline: float, *, compact: bool
+        self, game: Game, state: np.ndarray, deadline: float, *, compact: bool, sided: bool = False
     ) -> Iterator[Keep]:
         """The kept tree moved down to `game`'s position, for one search to continue and leave
         its own tree to keep. With `compact`, a tree short of room for a search until
-        `deadline` is replaced by a copy of just the subtree that matters, with room again."""
+        `deadline` is replaced by a copy of just the subtree that matters, with room again.
+        `sided`: the tree's values belong to its root's side (contempt), so it is continued
+        only two moves later, for the same side."""
         if not self._lock.acquire(blocking=False):
             yield Keep(None)
             return
         try:
-            keep = Keep(self._continue(game, state, deadline, compact))
+            keep = Keep(self._continue(game, state, deadline, compact, sided))
             self._moves, self._tree = None, None
             yield keep
             self._moves, self._tree = game.moves, keep.tree
@@ -65,19 +68,22 @@ class KeptTree:
         """A search of `game` (kernel `state`) until `deadline` that continues the kept tree
         (`holding`) and leaves its own for the next move; `settings` are keywords of
         `ultimate_search.search`."""
-        with self.holding(game, state, deadline, compact=compact) as keep:
+        sided = settings.get("draw_score", 0.5) != 0.5
+        with self.holding(game, state, deadline, compact=compact, sided=sided) as keep:
             result = us.search(state, deadline=deadline, seed=seed, tree=keep.tree, **settings)
             keep.tree = result.tree
         return result
 
     def _continue(
-        self, game: Game, state: np.ndarray, deadline: float, compact: bool
+        self, game: Game, state: np.ndarray, deadline: float, compact: bool, sided: bool
     ) -> us.Tree | None:
         if self._moves is None or self._tree is None:
             return None
         moves, tree = self._moves, self._tree
         later = game.moves[len(moves) :]
         if game.moves[: len(moves)] != moves or not 1 <= len(later) <= 2:
+            return None
+        if sided and len(later) != 2:
             return None
         if not tree.descend([ultimate_cell_index(m) for m in later], state):
             return None
