@@ -115,6 +115,11 @@ def test_a_compacted_tree_holds_exactly_the_subtree_below_the_moves_played() -> 
     assert int(compact.visits[0]) == kept[0][1] + 500
 
 
+def continued(result: us.SearchResult) -> bool:
+    """Whether the search's root held visits from an earlier search (a kept tree continued)."""
+    return int(result.tree.visits[result.tree.root_node]) > result.iterations
+
+
 def test_max_and_the_baseline_each_continue_their_own_tree() -> None:
     player._kept["max"].forget()
     player._kept["baseline"].forget()
@@ -135,7 +140,7 @@ def test_max_and_the_baseline_each_continue_their_own_tree() -> None:
     assert baseline_tree is not None and baseline_tree is not first.tree
     second = max_search(theirs)
     # The new root already held the visits the first search gave it below the two moves.
-    assert int(second.tree.visits[second.tree.root_node]) > second.iterations
+    assert continued(second)
     assert player._kept["max"]._tree is second.tree
     assert player._kept["baseline"]._tree is baseline_tree
     # An unrelated position starts a new tree.
@@ -158,10 +163,6 @@ def test_a_tree_that_counted_draws_for_one_side_is_never_continued_for_the_other
         return kept.search(
             game, ultimate_state(game), deadline, compact=True, seed=5, iterations=3000, **settings
         )
-
-    def continued(result: us.SearchResult) -> bool:
-        """Whether the search's root held visits from an earlier search."""
-        return int(result.tree.visits[result.tree.root_node]) > result.iterations
 
     game = tictactoe.Game.from_record("ultimate", "e5 e4")
     first = search(game)

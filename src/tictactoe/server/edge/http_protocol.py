@@ -33,22 +33,23 @@ from tictactoe.server.edge.head_size import HeadSize
 MAX_HEADER_BYTES = 32 * 1024
 # Answered however many connections are open (each is a constant answer or a short probe).
 HEALTH_PATHS = frozenset({"/healthz", "/readyz"})
-_TOO_BIG = b"the request's headers are too large"
-_HEAD_TOO_BIG = (
-    b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: text/plain; charset=utf-8\r\n"
-    b"content-length: %d\r\nconnection: close\r\n\r\n%s" % (len(_TOO_BIG), _TOO_BIG)
+
+
+def _plain_answer(status: bytes, text: bytes) -> bytes:
+    """A whole answer written by the protocol itself: `status` ("431 …"), `text` as its body,
+    and the connection closing after it."""
+    return (
+        b"HTTP/1.1 %s\r\ncontent-type: text/plain; charset=utf-8\r\n"
+        b"content-length: %d\r\nconnection: close\r\n\r\n%s" % (status, len(text), text)
+    )
+
+
+_HEAD_TOO_BIG = _plain_answer(
+    b"431 Request Header Fields Too Large", b"the request's headers are too large"
 )
-_BAD_REQUEST = (
-    b"HTTP/1.1 400 Bad Request\r\ncontent-type: text/plain; charset=utf-8\r\n"
-    b"content-length: %d\r\nconnection: close\r\n\r\n%s"
-)
+_TIMED_OUT = _plain_answer(b"408 Request Timeout", b"the request came too slowly")
 # How long a refused client may go on sending (dropped) before its connection is closed.
 LINGER_SECONDS = 2.0
-_TOO_SLOW = b"the request came too slowly"
-_TIMED_OUT = (
-    b"HTTP/1.1 408 Request Timeout\r\ncontent-type: text/plain; charset=utf-8\r\n"
-    b"content-length: %d\r\nconnection: close\r\n\r\n%s" % (len(_TOO_SLOW), _TOO_SLOW)
-)
 
 
 @functools.cache
@@ -108,8 +109,7 @@ class BoundedH11Protocol(H11Protocol):
     def send_400_response(self, msg: str) -> None:
         """uvicorn's answer to a request h11 refuses, in one write, then a gentle close."""
         self._disarm()
-        text = msg.encode("ascii")
-        self.transport.write(_BAD_REQUEST % (len(text), text))
+        self.transport.write(_plain_answer(b"400 Bad Request", msg.encode("ascii")))
         self._lingering = True
         if self.transport.can_write_eof():
             self.transport.write_eof()  # the client reads the answer, then the end
